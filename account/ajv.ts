@@ -1,0 +1,25 @@
+import Ajv from 'ajv';
+import { isIsoDate, isIsoDateTime } from './dates';
+
+/** Decimal strings: optional minus, digits, optional fraction ("12.5", "-3.00"; not "1e3", "12,5", " 1"). */
+export const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+
+/**
+ * The one ajv instance of the account area. allErrors so that a payload's every error is
+ * reported; the count is bounded afterwards (errors.ts) and array sizes by the schema's maxItems.
+ * Formats are our own so that their names map one-to-one to error codes (errors.ts).
+ */
+export const ajv = addFormats(new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }));
+
+/**
+ * Stops at the first error: the fast path that answers "is it valid?" for a whole Account in one
+ * pass. Only when it says no does shape.ts collect every error, node by node, bounded.
+ */
+export const ajvFirstError = addFormats(new Ajv({ allErrors: false, strict: true, allowUnionTypes: true }));
+
+function addFormats(instance: Ajv): Ajv {
+  instance.addFormat('date', { type: 'string', validate: isIsoDate });
+  instance.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
+  instance.addFormat('decimal', { type: 'string', validate: (v: string) => DECIMAL_RE.test(v) });
+  return instance;
+}

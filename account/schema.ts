@@ -1,0 +1,386 @@
+/**
+ * The Account payload of spec/data-import-api.md as TypeBox schemas (plain JSON Schema data).
+ * Compiled once by account/ajv.ts; the same data will produce the OpenAPI document.
+ *
+ * Required vs optional (the spec leaves it "not shown"; general rule 1: optional fields with no
+ * data are omitted):
+ * - Required: fields that identify a record or give it structure, without which the record
+ *   means nothing — import_supplier, external_account_number, customers, supply_addresses;
+ *   customer given_name/family_name; supply_address1, supply_postcode, meter_points;
+ *   identifier, supply_type, meters; meter_serial_number; register_id; reading_date,
+ *   reading_value, reading_type; agreement tariff_code/effective_from; eac/aq effective_from,
+ *   consumption (+ eac tpr); ledger_balance; transaction_date, amount, type; payment schedule
+ *   amount, frequency, means, start_date; reference namespace/value; note created_at;
+ *   all four statement fields; warm home discount fields; dunning_path path_name/start_date;
+ *   aged_debt debt_amount/due_date; campaign slug; metadata key/value; PSR effective_from;
+ *   smart_refusal_interest type; gas_debt_repayment_options weekly_min/weekly_max.
+ * - Optional: every descriptive field, every field marked `?` in the spec, and fields whose
+ *   absence is reported by a domain rule with its own code (register `tpr` →
+ *   registers_missing_for_active_electricity_meter, `transaction_id` → missing_transaction_id,
+ *   PSR industry codes → psr_industry_code_not_provided, debt `agency_name` →
+ *   debt_collection_agency_name_required), so the integrator gets the documented code.
+ * - Text: identifying text (`Code`) must not be blank (`blank`); descriptive text (`Text`) may
+ *   be an empty string (spec general rule 6).
+ * - Enumerations: the values the spec lists plus the rest of the obvious set (documented per
+ *   field below). `reason`, `debt_repayment_element`, `ssc` stay free text: their sets are open.
+ * - Extension: agreements accept an optional `effective_to` so that "no gaps or overlaps" can be
+ *   checked when the legacy system closes agreements; without it, each agreement runs until the
+ *   next one starts.
+ * - `metadata[].value` is the only free-form object (spec: "value object (free-form)").
+ * - Array caps (maxItems) bound hostile payloads: readings 20,000 per meter, transactions 100,000
+ *   per ledger array, other arrays as written below (generous for any real account).
+ */
+import { Type, type Static, type TSchema, type TProperties } from '@sinclair/typebox';
+
+const ID_PREFIX = 'https://schemas.data-import/account/';
+
+function obj<T extends TProperties>(name: string, properties: T) {
+  return Type.Object(properties, { $id: `${ID_PREFIX}${name}.json`, additionalProperties: false });
+}
+
+const arr = <T extends TSchema>(items: T, maxItems: number) => Type.Array(items, { maxItems });
+
+/** Descriptive text: may be an empty string (spec general rule 6). */
+const Text = (maxLength = 255) => Type.String({ maxLength });
+/** Identifying text: must not be blank. */
+const Code = (maxLength = 255) => Type.String({ minLength: 1, maxLength });
+const DateStr = () => Type.String({ format: 'date' });
+const DateTimeStr = () => Type.String({ format: 'date-time' });
+const Decimal = () => Type.String({ format: 'decimal', maxLength: 40 });
+// A plain `enum` keyword (not anyOf of literals): one ajv error per bad value, and plain OpenAPI.
+const Enum = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
+const Opt = Type.Optional;
+
+export const SUPPLY_TYPES = ['ELECTRICITY', 'GAS'] as const;
+export const READING_TYPES = ['CUSTOMER', 'ROUTINE', 'ESTIMATED', 'SMART', 'DEEMED', 'INDUSTRY'] as const;
+export const SMART_TYPES = ['SMETS1', 'SMETS2'] as const;
+export const SMART_INTEREST_TYPES = ['INTERESTED', 'NOT_INTERESTED', 'REFUSED'] as const;
+export const SMART_REFUSAL_REASONS = [
+  'DO_NOT_OWN_HOME', 'HEALTH_CONCERNS', 'PRIVACY_CONCERNS', 'NO_BENEFIT', 'ACCESS_ISSUES', 'OTHER',
+] as const;
+export const CONTACT_SOURCES = ['EMAIL', 'PHONE', 'POST', 'ONLINE', 'SMS', 'FIELD_VISIT'] as const;
+export const EAC_SOURCES = ['D0019', 'D0010', 'ESTIMATED'] as const;
+export const ACCOUNT_TYPES = ['DOMESTIC', 'BUSINESS'] as const;
+export const SALES_CHANNELS = [
+  'DIRECT', 'PRICE_COMPARISON', 'BROKER', 'PARTNERSHIPS', 'TELESALES', 'FIELD_SALES', 'ACQUISITION',
+] as const;
+export const SMART_READ_FREQUENCIES = ['HALF_HOURLY', 'DAILY', 'MONTHLY'] as const;
+export const COMMUNICATION_PREFERENCES = ['ONLINE', 'POST'] as const;
+export const DOCUMENT_ACCESSIBILITY = ['LARGE_PRINT', 'BRAILLE', 'AUDIO'] as const;
+export const TRANSACTION_TYPES = ['PAYMENT', 'REPAYMENT', 'CREDIT', 'CHARGE'] as const;
+export const PAYMENT_TYPES = ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT', 'PAYZONE', 'POST_OFFICE'] as const;
+export const PAYMENT_FREQUENCIES = ['WEEKLY', 'FORTNIGHTLY', 'MONTHLY', 'QUARTERLY'] as const;
+export const PAYMENT_MEANS = ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT'] as const;
+export const WHD_ACCOUNT_TYPES = ['CREDIT', 'PREPAY'] as const;
+export const WHD_GROUPS = ['CORE', 'CORE_GROUP_1', 'CORE_GROUP_2', 'BROADER'] as const;
+
+/** Array caps; exported so tests and docs name the same numbers. */
+export const LIMITS = {
+  customers: 100,
+  psr: 100,
+  supplyAddresses: 1000,
+  propertyAdministrators: 20,
+  meterPoints: 100,
+  agreements: 1000,
+  meters: 50,
+  registers: 50,
+  transferReadings: 100,
+  readings: 20_000,
+  history: 1000,
+  ledgers: 100,
+  transactions: 100_000,
+  records: 10_000,
+  documentPaths: 100,
+} as const;
+
+export const PsrSchema = obj('Psr', {
+  elec_industry_code: Opt(Code(8)),
+  gas_industry_code: Opt(Code(8)),
+  effective_from: DateStr(),
+});
+
+export const CustomerPreferencesSchema = obj('CustomerPreferences', {
+  opted_into_sms: Opt(Type.Boolean()),
+  opted_into_recommended: Opt(Type.Boolean()),
+  opted_into_updates: Opt(Type.Boolean()),
+  opted_into_third_parties: Opt(Type.Boolean()),
+  opted_into_offers: Opt(Type.Boolean()),
+  is_user_psr_consent_obtained: Opt(Type.Boolean()),
+});
+
+export const CustomerSchema = obj('Customer', {
+  given_name: Text(),
+  family_name: Code(),
+  email: Opt(Text(254)),
+  mobile: Opt(Text(32)),
+  landline: Opt(Text(32)),
+  date_of_birth: Opt(DateStr()),
+  title: Opt(Text(64)),
+  salutation: Opt(Text()),
+  psr: Opt(arr(PsrSchema, LIMITS.psr)),
+  customer_preferences: Opt(CustomerPreferencesSchema),
+});
+
+export const PropertyAdministratorSchema = obj('PropertyAdministrator', {
+  given_name: Text(),
+  family_name: Code(),
+  email: Opt(Text(254)),
+  mobile: Opt(Text(32)),
+  landline: Opt(Text(32)),
+  date_of_birth: Opt(DateStr()),
+  title: Opt(Text(64)),
+  salutation: Opt(Text()),
+});
+
+export const AgreementSchema = obj('Agreement', {
+  tariff_code: Code(128),
+  effective_from: DateStr(),
+  effective_to: Opt(DateStr()),
+});
+
+export const RegisterSchema = obj('Register', {
+  register_id: Code(16),
+  tpr: Opt(Code(8)),
+  number_of_digits: Opt(Type.Integer({ minimum: 1, maximum: 15 })),
+  is_settlement: Opt(Type.Boolean()),
+});
+
+export const TransferReadingSchema = obj('TransferReading', {
+  register_id: Opt(Code(16)),
+  reading_date: DateStr(),
+  reading_value: Decimal(),
+  reading_type: Enum(READING_TYPES),
+});
+
+export const HistoricalReadingSchema = obj('HistoricalReading', {
+  register_id: Opt(Code(16)),
+  reading_date: DateStr(),
+  reading_value: Decimal(),
+  reading_type: Enum(READING_TYPES),
+  billed: Opt(Type.Boolean()),
+});
+
+export const GasDebtRepaymentOptionsSchema = obj('GasDebtRepaymentOptions', {
+  weekly_min: Decimal(),
+  weekly_max: Decimal(),
+});
+
+export const PrepayDetailsSchema = obj('PrepayDetails', {
+  debt_balance: Opt(Decimal()),
+  credit_balance: Opt(Decimal()),
+  transfer_vend_read_date: Opt(DateStr()),
+  gas_debt_repayment_options: Opt(GasDebtRepaymentOptionsSchema),
+});
+
+export const MeterSchema = obj('Meter', {
+  meter_serial_number: Code(64),
+  installed_on: Opt(DateStr()),
+  registers: Opt(arr(RegisterSchema, LIMITS.registers)),
+  gas_number_of_digits: Opt(Type.Integer({ minimum: 1, maximum: 15 })),
+  smart_type: Opt(Enum(SMART_TYPES)),
+  transfer_readings: Opt(arr(TransferReadingSchema, LIMITS.transferReadings)),
+  reading_history: Opt(arr(HistoricalReadingSchema, LIMITS.readings)),
+  is_prepay: Opt(Type.Boolean()),
+  prepay_details: Opt(PrepayDetailsSchema),
+});
+
+export const SmartRefusalInterestSchema = obj('SmartRefusalInterest', {
+  type: Enum(SMART_INTEREST_TYPES),
+  date: Opt(DateStr()),
+  refusal_reason: Opt(Enum(SMART_REFUSAL_REASONS)),
+  source: Opt(Enum(CONTACT_SOURCES)),
+});
+
+export const EacSchema = obj('Eac', {
+  effective_from: DateStr(),
+  tpr: Code(8),
+  consumption: Decimal(),
+  source: Opt(Enum(EAC_SOURCES)),
+});
+
+export const AqSchema = obj('Aq', {
+  effective_from: DateStr(),
+  effective_to: Opt(DateStr()),
+  consumption: Decimal(),
+});
+
+export const MeterPointSchema = obj('MeterPoint', {
+  identifier: Code(32),
+  supply_type: Enum(SUPPLY_TYPES),
+  agreements: Opt(arr(AgreementSchema, LIMITS.agreements)),
+  mpid: Opt(Code(4)),
+  shipper_mpid: Opt(Code(3)),
+  supply_start_date: Opt(DateStr()),
+  profile_class: Opt(Type.Integer({ minimum: 0, maximum: 8 })),
+  ssc: Opt(Text(8)),
+  meters: arr(MeterSchema, LIMITS.meters),
+  et_in_progress: Opt(Type.Boolean()),
+  dr_in_progress: Opt(Type.Boolean()),
+  smart_refusal_interest: Opt(SmartRefusalInterestSchema),
+  eac_history: Opt(arr(EacSchema, LIMITS.history)),
+  aq_history: Opt(arr(AqSchema, LIMITS.history)),
+});
+
+export const SupplyAddressSchema = obj('SupplyAddress', {
+  supply_address1: Code(),
+  supply_address2: Opt(Text()),
+  supply_address3: Opt(Text()),
+  supply_address4: Opt(Text()),
+  supply_address5: Opt(Text()),
+  supply_postcode: Code(16),
+  is_landlord: Opt(Type.Boolean()),
+  customer_at_supply_address_from_date: Opt(DateStr()),
+  meter_points: arr(MeterPointSchema, LIMITS.meterPoints),
+  property_administrators: Opt(arr(PropertyAdministratorSchema, LIMITS.propertyAdministrators)),
+});
+
+export const TransactionSchema = obj('Transaction', {
+  transaction_id: Opt(Code(128)),
+  transaction_date: DateStr(),
+  amount: Decimal(),
+  type: Enum(TRANSACTION_TYPES),
+  reason: Opt(Text(128)),
+  payment_type: Opt(Enum(PAYMENT_TYPES)),
+});
+
+export const LedgerSchema = obj('Ledger', {
+  // By $ref: the one sub-schema used twice (ajv refuses one $id at two places).
+  current_statement_transactions: Opt(arr(Type.Ref(TransactionSchema), LIMITS.transactions)),
+  historical_statement_transactions: Opt(arr(Type.Ref(TransactionSchema), LIMITS.transactions)),
+  last_statement_closing_date: Opt(DateStr()),
+  last_statement_balance: Opt(Decimal()),
+  last_statement_issue_date: Opt(DateStr()),
+  ledger_balance: Decimal(),
+});
+
+export const PaymentScheduleSchema = obj('PaymentSchedule', {
+  amount: Decimal(),
+  day_of_month: Opt(Type.Integer({ minimum: 1, maximum: 28 })),
+  frequency: Enum(PAYMENT_FREQUENCIES),
+  means: Enum(PAYMENT_MEANS),
+  start_date: DateStr(),
+  is_debt_repayment_plan: Opt(Type.Boolean()),
+  debt_repayment_element: Opt(Text(64)),
+  debt_repayment_end_date: Opt(DateStr()),
+});
+
+export const ReferenceSchema = obj('Reference', {
+  namespace: Code(64),
+  value: Code(255),
+});
+
+export const DocumentPathSchema = obj('DocumentPath', {
+  document_path: Code(1024),
+});
+
+export const NoteSchema = obj('Note', {
+  created_at: DateTimeStr(),
+  body: Opt(Text(100_000)),
+  document_paths: Opt(arr(DocumentPathSchema, LIMITS.documentPaths)),
+});
+
+export const StatementSchema = obj('Statement', {
+  bill_period_from_date: DateStr(),
+  bill_period_to_date: DateStr(),
+  statement_path: Code(1024),
+  statement_id: Code(128),
+});
+
+export const WarmHomeDiscountSchema = obj('WarmHomeDiscount', {
+  tax_year: Code(7),
+  account_type: Enum(WHD_ACCOUNT_TYPES),
+  group: Enum(WHD_GROUPS),
+});
+
+export const DunningPathSchema = obj('DunningPath', {
+  path_name: Code(128),
+  start_date: DateStr(),
+});
+
+export const AgedDebtSchema = obj('AgedDebt', {
+  debt_amount: Decimal(),
+  due_date: DateStr(),
+});
+
+export const DebtSchema = obj('Debt', {
+  agency_name: Opt(Text(128)),
+  start_date: Opt(DateStr()),
+  is_insolvent: Opt(Type.Boolean()),
+  aged_debt: Opt(arr(AgedDebtSchema, LIMITS.records)),
+});
+
+export const AccountCampaignSchema = obj('AccountCampaign', {
+  slug: Code(128),
+  campaign_note: Opt(Text(1000)),
+});
+
+export const MetadataSchema = obj('Metadata', {
+  key: Code(128),
+  // Free-form by the spec: the one object that accepts any properties.
+  value: Type.Object({}, { additionalProperties: true }),
+});
+
+/** Schemas that AccountSchema reaches by `$ref`: register them (ajv.addSchema) before compiling it. */
+export const REFERENCED_SCHEMAS = [TransactionSchema] as const;
+
+export const AccountSchema = obj('Account', {
+  import_supplier: Code(64),
+  external_account_number: Code(128),
+  customers: arr(CustomerSchema, LIMITS.customers),
+  billing_name: Opt(Text()),
+  billing_address1: Opt(Text()),
+  billing_address2: Opt(Text()),
+  billing_address3: Opt(Text()),
+  billing_address4: Opt(Text()),
+  billing_address5: Opt(Text()),
+  billing_postcode: Opt(Text(16)),
+  account_type: Opt(Enum(ACCOUNT_TYPES)),
+  sales_channel: Opt(Enum(SALES_CHANNELS)),
+  sales_subchannel: Opt(Text()),
+  supply_addresses: arr(SupplyAddressSchema, LIMITS.supplyAddresses),
+  transfer_balance: Opt(Decimal()),
+  ledgers: Opt(arr(LedgerSchema, LIMITS.ledgers)),
+  last_billed_to_date: Opt(DateStr()),
+  payment_schedules: Opt(arr(PaymentScheduleSchema, LIMITS.records)),
+  references: Opt(arr(ReferenceSchema, LIMITS.records)),
+  notes: Opt(arr(NoteSchema, LIMITS.records)),
+  statements: Opt(arr(StatementSchema, LIMITS.records)),
+  warm_home_discount: Opt(arr(WarmHomeDiscountSchema, LIMITS.records)),
+  dunning_path: Opt(DunningPathSchema),
+  debts: Opt(arr(DebtSchema, LIMITS.records)),
+  last_payment_review_date: Opt(DateStr()),
+  next_bill_due_date: Opt(DateStr()),
+  smart_read_frequency: Opt(Enum(SMART_READ_FREQUENCIES)),
+  smart_read_cycle_day: Opt(Type.Integer({ minimum: 1, maximum: 31 })),
+  communication_preference: Opt(Enum(COMMUNICATION_PREFERENCES)),
+  document_accessibility: Opt(Enum(DOCUMENT_ACCESSIBILITY)),
+  account_campaigns: Opt(arr(AccountCampaignSchema, LIMITS.records)),
+  metadata: Opt(arr(MetadataSchema, LIMITS.records)),
+});
+
+export type Account = Static<typeof AccountSchema>;
+export type Customer = Static<typeof CustomerSchema>;
+export type Psr = Static<typeof PsrSchema>;
+export type SupplyAddress = Static<typeof SupplyAddressSchema>;
+export type PropertyAdministrator = Static<typeof PropertyAdministratorSchema>;
+export type MeterPoint = Static<typeof MeterPointSchema>;
+export type Agreement = Static<typeof AgreementSchema>;
+export type Meter = Static<typeof MeterSchema>;
+export type Register = Static<typeof RegisterSchema>;
+export type TransferReading = Static<typeof TransferReadingSchema>;
+export type HistoricalReading = Static<typeof HistoricalReadingSchema>;
+export type PrepayDetails = Static<typeof PrepayDetailsSchema>;
+export type SmartRefusalInterest = Static<typeof SmartRefusalInterestSchema>;
+export type Eac = Static<typeof EacSchema>;
+export type Aq = Static<typeof AqSchema>;
+export type Ledger = Static<typeof LedgerSchema>;
+export type Transaction = Static<typeof TransactionSchema>;
+export type PaymentSchedule = Static<typeof PaymentScheduleSchema>;
+export type Reference = Static<typeof ReferenceSchema>;
+export type Note = Static<typeof NoteSchema>;
+export type Statement = Static<typeof StatementSchema>;
+export type WarmHomeDiscount = Static<typeof WarmHomeDiscountSchema>;
+export type DunningPath = Static<typeof DunningPathSchema>;
+export type Debt = Static<typeof DebtSchema>;
+export type AccountCampaign = Static<typeof AccountCampaignSchema>;
+export type Metadata = Static<typeof MetadataSchema>;

@@ -1,0 +1,161 @@
+import { londonToday } from './dates';
+import type { DocumentStore } from './documents';
+import { IssueList, MAX_REPORTED_ERRORS, NON_FIELD_ERRORS, type Issue } from './issues';
+import { applyPatches } from './normalise';
+import type { ReferenceData } from './referenceData';
+import type { Account } from './schema';
+import { checkAccountShape } from './shape';
+import { shapeIndex, okItems, type RuleContext } from './rules/context';
+import { checkCustomers } from './rules/customers';
+import { checkLedgers } from './rules/ledgers';
+import { checkMeterPoints } from './rules/meterPoints';
+import { checkMisc, type DocumentRef } from './rules/misc';
+import { checkPaymentSchedules } from './rules/paymentSchedules';
+import { checkReferenceData } from './rules/reference';
+import { checkSupplyAddresses } from './rules/supplyAddresses';
+import { defaultTaskParams, isEnvelope, readTaskParams, type TaskParams } from './taskParams';
+import { computeWarnings } from './warnings';
+
+export type { Issue } from './issues';
+export type { TaskParams } from './taskParams';
+export { MAX_REPORTED_ERRORS } from './issues';
+
+export interface SupplierConfig {
+  code: string;
+  status: 'Ongoing' | 'Paused' | 'Complete';
+  documentRoot: string;
+  checkDocumentExistence: boolean;
+  sendCustomerEmails: boolean;
+}
+
+export interface ValidatorDeps {
+  referenceData: () => ReferenceData;
+  suppliers: (code: string) => Promise<SupplierConfig | null>;
+  referenceOwners?: (
+    account: { importSupplier: string; externalAccountNumber: string },
+    pairs: { namespace: string; value: string }[],
+  ) => Promise<{ namespace: string; value: string }[]>;
+  documentStore: DocumentStore;
+  now?: () => Date;
+}
+
+export type ValidationOutcome =
+  | { ok: true; account: Account; taskParams: TaskParams; supplier: SupplierConfig; warnings: Issue[] }
+  | { ok: false; errors: Issue[]; warnings: Issue[] };
+
+export interface AccountValidator {
+  /** mode 'create' additionally requires the supplier to be Ongoing (import_supplier_migration_not_ongoing). */
+  validate(body: unknown, opts: { mode: 'validate' | 'create' }): Promise<ValidationOutcome>;
+}
+
+/** Existence checks run at most this many at a time (file storage may be remote). */
+const DOCUMENT_CHECK_CONCURRENCY = 16;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The validate operation: shape (ajv), then domain and reference rules on the parts that passed
+ * the shape check, then the asynchronous checks (reference ownership, document existence).
+ * Bounded: at most MAX_REPORTED_ERRORS errors are reported, followed by one
+ * `{code: 'too_many_errors', attr: 'non_field_errors'}` when more were found; when the shape
+ * check alone overflows, the domain rules are skipped (the payload is hostile or hopeless).
+ */
+export function createAccountValidator(deps: ValidatorDeps): AccountValidator {
+  const clock = deps.now ?? (() => new Date());
+  return {
+    async validate(body, { mode }) {
+      const errors = new IssueList(MAX_REPORTED_ERRORS);
+      if (!isPlainObject(body)) {
+        return { ok: false, errors: [{ detail: 'Expected a JSON object.', code: 'invalid', attr: NON_FIELD_ERRORS }], warnings: [] };
+      }
+      const now = clock();
+      let candidate: unknown = body;
+      let taskParams = defaultTaskParams(now);
+      if (isEnvelope(body)) {
+        candidate = body.payload;
+        taskParams = readTaskParams(body, now, errors);
+      }
+      if (!isPlainObject(candidate)) {
+        errors.add('invalid', NON_FIELD_ERRORS, 'Expected the account as a JSON object.');
+        return { ok: false, errors: errors.result(), warnings: [] };
+      }
+
+      const firstShapeError = errors.items.length;
+      checkAccountShape(candidate, errors);
+      if (errors.dropped > 0) return { ok: false, errors: errors.result(), warnings: [] };
+      const ok = shapeIndex(errors.items.slice(firstShapeError).map((i) => i.attr));
+      const account = candidate as unknown as Account;
+
+      let supplier: SupplierConfig | null = null;
+      if (ok('import_supplier')) {
+        supplier = await deps.suppliers(account.import_supplier);
+        if (supplier === null) {
+          errors.add('import_supplier_not_found', 'import_supplier', `Unknown import supplier ${account.import_supplier}.`);
+        } else if (mode === 'create' && supplier.status !== 'Ongoing') {
+          errors.add('import_supplier_migration_not_ongoing', 'import_supplier', `The migration of ${supplier.code} is ${supplier.status}.`);
+        }
+      }
+
+      const ctx: RuleContext = { account, ok, today: londonToday(now), ref: deps.referenceData(), errors, patches: [] };
+      checkSupplyAddresses(ctx);
+      checkCustomers(ctx);
+      checkMeterPoints(ctx);
+      checkLedgers(ctx);
+      checkPaymentSchedules(ctx);
+      const documents = checkMisc(ctx, supplier?.documentRoot ?? '');
+      checkReferenceData(ctx);
+
+      if (supplier !== null && !errors.full) {
+        await checkReferenceOwners(deps, ctx, account);
+        if (supplier.checkDocumentExistence) await checkDocumentsExist(deps.documentStore, supplier.documentRoot, documents, ctx);
+      }
+
+      const warnings = computeWarnings(ctx, supplier?.sendCustomerEmails).result();
+      if (errors.items.length > 0 || supplier === null) return { ok: false, errors: errors.result(), warnings };
+      return { ok: true, account: applyPatches(account, ctx.patches), taskParams, supplier, warnings };
+    },
+  };
+}
+
+async function checkReferenceOwners(deps: ValidatorDeps, ctx: RuleContext, account: Account): Promise<void> {
+  if (!deps.referenceOwners || !ctx.ok('external_account_number')) return;
+  const byPair = new Map<string, string[]>(); // "namespace\0value" → attrs
+  for (const [r, attr] of okItems(ctx, account.references, 'references')) {
+    const key = `${r.namespace}\u0000${r.value}`;
+    const attrs = byPair.get(key);
+    if (attrs) attrs.push(attr);
+    else byPair.set(key, [attr]);
+  }
+  if (byPair.size === 0) return;
+  const pairs = [...byPair.keys()].map((k) => {
+    const [namespace, value] = k.split('\u0000');
+    return { namespace, value };
+  });
+  const taken = await deps.referenceOwners(
+    { importSupplier: account.import_supplier, externalAccountNumber: account.external_account_number },
+    pairs,
+  );
+  for (const { namespace, value } of taken) {
+    for (const attr of byPair.get(`${namespace}\u0000${value}`) ?? []) {
+      ctx.errors.add('reference_already_exists', `${attr}.value`, `Reference ${namespace}/${value} belongs to another account.`);
+    }
+  }
+}
+
+async function checkDocumentsExist(store: DocumentStore, root: string, documents: DocumentRef[], ctx: RuleContext): Promise<void> {
+  const missing: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < documents.length) {
+      const doc = documents[next++];
+      if (!(await store.exists(root, doc.relative))) missing.push(doc.attr);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DOCUMENT_CHECK_CONCURRENCY, documents.length) }, worker));
+  // Report in payload order whatever order the checks finished in.
+  const order = new Map(documents.map((d, i) => [d.attr, i]));
+  missing.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  for (const attr of missing) ctx.errors.add('path_does_not_exist_in_file_store', attr, 'No document at this path in the file store.');
+}

@@ -1,0 +1,162 @@
+import type { NewEvent } from '../events/outbox';
+import type { CreatedAccount } from '../db/stores/accountStore';
+
+/** resource_type of import-process events: what the process imports. */
+export const RESOURCE_TYPE = 'account';
+/** resource_type of post-import events (their import_process_resource_type is RESOURCE_TYPE). */
+export const POST_IMPORT_RESOURCE_TYPE = 'account_post_import';
+
+export interface EventScope {
+  /** The workflow id: the ordering key of every event of the import, and the root of their keys. */
+  workflowId: string;
+  run: number;
+  externalAccountNumber: string;
+  at: Date;
+}
+
+function ev(scope: EventScope, type: string, version: string, name: string, data: unknown): NewEvent {
+  return {
+    type,
+    version,
+    data,
+    key: `${scope.workflowId}:run-${scope.run}:${name}`,
+    orderingKey: scope.workflowId,
+    occurredAt: scope.at,
+  };
+}
+
+/**
+ * The events of a created account (DESIGN.md "Events"), in the order consumers see them: the
+ * account and what hangs off it first, the import's `complete` last, so a consumer that reacts
+ * to `complete` finds every other event already delivered.
+ */
+export function accountCreatedEvents(scope: EventScope, created: CreatedAccount): NewEvent[] {
+  const n = created.accountNumber;
+  const out: NewEvent[] = [];
+  out.push(
+    ev(scope, 'account.created', 'v1', 'account.created', {
+      account_number: n,
+      account_user_emails: created.users.map((u) => u.email).filter((e): e is string => !!e),
+      is_imported: true,
+    }),
+  );
+  for (const u of created.users) {
+    out.push(
+      ev(scope, 'account_user.created', 'v1', `account_user.created:${u.userNumber}`, {
+        user_id: u.userId,
+        user_email: u.email ?? '',
+        user_number: u.userNumber,
+        linked_accounts: [{ account_number: n }],
+        initiator_type: 'data_import',
+        is_customer_initiated: false,
+      }),
+    );
+  }
+  for (const a of created.agreements) {
+    out.push(
+      ev(scope, 'agreement.created', 'v1', `agreement.created:${a.agreementId}`, {
+        agreement_id: a.agreementId,
+        account_number: n,
+        valid_from: a.validFrom,
+        product_code: a.productCode,
+      }),
+    );
+  }
+  created.metadata.forEach((m, i) => {
+    out.push(
+      ev(scope, 'account_metadata.created', 'v1', `account_metadata.created:${i}`, {
+        account_number: n,
+        key: m.key,
+        // The catalogue types metadata values as strings; ours are objects, sent as JSON text.
+        value: typeof m.value === 'string' ? m.value : JSON.stringify(m.value),
+      }),
+    );
+  });
+  for (const c of created.campaigns) {
+    out.push(
+      ev(scope, 'campaign_account.added', 'v1', `campaign_account.added:${c.slug}`, {
+        account_number: n,
+        campaign_name: c.slug,
+        campaign_slug: c.slug,
+      }),
+    );
+  }
+  if (created.dunningPath) {
+    out.push(
+      ev(scope, 'dunning_path_started', 'v1', 'dunning_path_started', {
+        dunning_path_name: created.dunningPath.pathName,
+        dunning_process_id: created.dunningPath.dunningProcessId,
+        account_number: n,
+        created_note: 'Dunning path carried over by data import',
+        start_date: created.dunningPath.startDate,
+      }),
+    );
+  }
+  for (const u of created.users) {
+    if (u.psrRecords.length === 0) continue;
+    out.push(
+      ev(scope, 'account_user.psr_records_updated', 'v1', `account_user.psr_records_updated:${u.userNumber}`, {
+        user_id: u.userId,
+        created_records: u.psrRecords.map((p) => ({
+          description: p.description,
+          electricity_industry_code: p.electricityIndustryCode,
+          gas_industry_code: p.gasIndustryCode,
+        })),
+        updated_records: [],
+        deleted_records: [],
+      }),
+    );
+  }
+  out.push(
+    ev(scope, 'data_import.import_process.complete', 'v1', 'complete', {
+      resource_type: RESOURCE_TYPE,
+      external_identifier: scope.externalAccountNumber,
+      identifier: n,
+    }),
+  );
+  return out;
+}
+
+export function dryRunCompleteEvent(scope: EventScope): NewEvent {
+  return ev(scope, 'data_import.import_process.dry_run_complete', 'v1', 'dry_run_complete', {
+    resource_type: RESOURCE_TYPE,
+    external_identifier: scope.externalAccountNumber,
+  });
+}
+
+export function errorEvent(scope: EventScope, dryRun: boolean, code: string, detail: string): NewEvent {
+  const type = dryRun ? 'data_import.import_process.dry_run_error' : 'data_import.import_process.error';
+  return ev(scope, type, 'v1', dryRun ? 'dry_run_error' : 'error', {
+    resource_type: RESOURCE_TYPE,
+    external_identifier: scope.externalAccountNumber,
+    error_code: code,
+    error_detail: detail,
+  });
+}
+
+export function cancelledEvent(scope: EventScope, windowEnd: Date): NewEvent {
+  return ev(scope, 'data_import.import_process.cancelled', 'v1', 'cancelled', {
+    resource_type: RESOURCE_TYPE,
+    external_identifier: scope.externalAccountNumber,
+    expiry_window_end: windowEnd.toISOString(),
+  });
+}
+
+export function postImportCompletedEvent(scope: EventScope, accountNumber: string): NewEvent {
+  return ev(scope, 'data_import.import_process.post_import.completed', 'v1', 'post_import.completed', {
+    resource_type: POST_IMPORT_RESOURCE_TYPE,
+    import_process_resource_type: RESOURCE_TYPE,
+    import_process_external_identifier: scope.externalAccountNumber,
+    identifier: accountNumber,
+  });
+}
+
+export function postImportErrorEvent(scope: EventScope, code: string, detail: string): NewEvent {
+  return ev(scope, 'data_import.import_process.post_import.error', 'v1', 'post_import.error', {
+    resource_type: POST_IMPORT_RESOURCE_TYPE,
+    import_process_resource_type: RESOURCE_TYPE,
+    import_process_external_identifier: scope.externalAccountNumber,
+    error_code: code,
+    error_detail: detail,
+  });
+}

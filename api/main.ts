@@ -1,0 +1,75 @@
+import http from 'node:http';
+import { loadConfig, ConfigError } from '../lib/config';
+import { createLogger } from '../lib/logger';
+import { createMetrics, registerDatabaseGauges } from '../lib/metrics';
+import { createDb } from '../db/knex';
+import { connectNats } from '../events/nats';
+import { connectTemporal } from '../lib/temporal';
+import { natsCheck, postgresCheck, temporalCheck } from '../lib/readiness';
+import { onShutdown } from '../lib/shutdown';
+import { ReferenceDataCache } from '../account/referenceDataCache';
+import { countByStatus } from '../db/stores/importProcesses';
+import { outboxBacklog } from '../events/outbox';
+import { createApp } from './app';
+import { buildExtras } from './extras';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger({ level: config.logLevel, name: 'api' });
+  const metrics = createMetrics('api');
+  const db = createDb(config.database.url, config.database.poolMax);
+  const nc = await connectNats(config.nats.url, 'data-import-api', log);
+  const { client: temporal, connection } = await connectTemporal(config.temporal);
+  const referenceData = new ReferenceDataCache(db);
+  await referenceData.start();
+
+  registerDatabaseGauges(metrics, async () => {
+    const backlog = await outboxBacklog(db);
+    return { importsByStatus: await countByStatus(db), outboxBacklog: backlog.count, outboxOldestAgeSeconds: backlog.oldestAgeSeconds };
+  });
+
+  const deps = {
+    config,
+    db,
+    log,
+    metrics,
+    temporal,
+    referenceData,
+    readiness: { postgres: postgresCheck(db), nats: natsCheck(nc), temporal: temporalCheck(connection) },
+  };
+  const extras = await buildExtras({ ...deps, nc });
+  const app = createApp({ ...deps, ...extras });
+
+  const server = http.createServer(app.callback());
+  server.requestTimeout = config.http.requestTimeoutMs + 5000;
+  server.headersTimeout = 20_000;
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.http.port, config.http.host, resolve));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.http.port;
+  log.info({ url: `http://${config.http.host}:${port}` }, 'API listening');
+
+  onShutdown(log, async () => {
+    // Stop accepting, let in-flight requests finish, then close the clients.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await referenceData.stop();
+    await nc.drain().catch(() => undefined);
+    await connection.close().catch(() => undefined);
+    await db.destroy();
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`api failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

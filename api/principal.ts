@@ -1,0 +1,22 @@
+import type { Context } from 'koa';
+
+/**
+ * Who is calling: set by the authentication middleware. `suppliers` is the organisation's grant;
+ * an operation on any other supplier behaves as if the supplier did not exist.
+ */
+export interface Principal {
+  organisation: string;
+  keyId: string;
+  suppliers: ReadonlySet<string>;
+}
+
+export function principalOf(ctx: Context): Principal | undefined {
+  return ctx.state.principal as Principal | undefined;
+}
+
+/** True when the caller may see this supplier (no authentication configured: everyone may). */
+export function canAccessSupplier(ctx: Context, supplier: string): boolean {
+  if (ctx.state.authDisabled === true) return true;
+  const p = principalOf(ctx);
+  return !!p && p.suppliers.has(supplier);
+}

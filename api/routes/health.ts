@@ -1,0 +1,52 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../deps';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Liveness (process alive), readiness (every dependency reachable), Prometheus metrics. */
+export function healthRouter(deps: AppDeps): Router {
+  const r = new Router();
+  r.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  r.get('/readyz', async (ctx) => {
+    const results = await Promise.all(
+      Object.entries(deps.readiness).map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), CHECK_TIMEOUT_MS);
+          return [name, { status: 'ok' }] as const;
+        } catch (err) {
+          return [name, { status: 'unavailable', detail: err instanceof Error ? err.message : String(err) }] as const;
+        }
+      }),
+    );
+    const checks = Object.fromEntries(results);
+    const down = results.filter(([, v]) => v.status !== 'ok').map(([k]) => k);
+    ctx.status = down.length === 0 ? 200 : 503;
+    ctx.body =
+      down.length === 0
+        ? { status: 'ready', checks }
+        : { status: 'unavailable', code: 'service_unavailable', detail: `Not reachable: ${down.join(', ')}.`, checks };
+  });
+  r.get('/metrics', async (ctx) => {
+    ctx.set('Content-Type', deps.metrics.registry.contentType);
+    ctx.body = await deps.metrics.registry.metrics();
+  });
+  return r;
+}

@@ -1,0 +1,104 @@
+import type { Client } from '@temporalio/client';
+import type { Knex } from 'knex';
+import type { Logger } from '../../lib/logger';
+import type { AccountValidator, Issue } from '../../account/validator';
+import { importWorkflowId } from '../../lib/ids';
+import { startImportWorkflow } from '../../lib/temporal';
+import { ACTIVE, findProcess, ImportProcess, setWorkflowRunId, upsertRun } from '../../db/stores/importProcesses';
+import { AlreadyImportedError, AccountValidationError, HttpError, ImportProcessError } from '../errors';
+
+export interface ImportServiceDeps {
+  db: Knex;
+  temporal: Client;
+  taskQueue: string;
+  log: Logger;
+}
+
+/** validate: every issue of the payload, or its warnings. */
+export async function validateAccount(validator: AccountValidator, body: unknown): Promise<{ warnings: Issue[] }> {
+  const outcome = await validator.validate(body, { mode: 'validate' });
+  if (!outcome.ok) throw new AccountValidationError(outcome.errors);
+  return { warnings: outcome.warnings };
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * create (DESIGN.md "Flow of one import"): validate with the same validator, then under the
+ * import row's lock decide: already PROCESSED → 400; a run under way → 409; otherwise store the
+ * payload (claim check) as a new PENDING run and start its workflow. A crash after the commit
+ * and before the start is repaired by the worker's sweeper, which starts PENDING runs that have no
+ * workflow.
+ */
+export async function createImport(deps: ImportServiceDeps, validator: AccountValidator, body: unknown): Promise<{ warnings: Issue[]; process: ImportProcess }> {
+  const outcome = await validator.validate(body, { mode: 'create' });
+  if (!outcome.ok) {
+    if (outcome.errors.some((e) => e.code === 'import_supplier_migration_not_ongoing')) {
+      throw new ImportProcessError(
+        'import_supplier_migration_not_ongoing',
+        'The import supplier is not accepting migrations (its status is Paused or Complete).',
+      );
+    }
+    throw new ImportProcessError(
+      'import_process_failed_validation',
+      'The account failed validation. Send it to POST /v2/data-import/accounts/validate/ for the full list of errors.',
+    );
+  }
+  const { account, taskParams, warnings } = outcome;
+  const supplier = account.import_supplier;
+  const external = account.external_account_number;
+  const now = new Date();
+
+  const txn = async (): Promise<ImportProcess> =>
+    deps.db.transaction(async (trx) => {
+      const existing = await findProcess(trx, supplier, external, { forUpdate: true });
+      if (existing?.status === 'PROCESSED') throw new AlreadyImportedError(existing.krakenIdentifier ?? '');
+      if (existing && (ACTIVE as readonly string[]).includes(existing.status)) {
+        throw new ImportProcessError(
+          'import_process_in_progress',
+          `An import of this account is already ${existing.status}; wait for it to finish (GET the import status) before sending it again.`,
+        );
+      }
+      return upsertRun(trx, existing, {
+        importSupplier: supplier,
+        externalAccountNumber: external,
+        payload: account,
+        taskParams: {
+          is_dry_run: taskParams.isDryRun,
+          schedule_window_start: taskParams.scheduleWindowStart.toISOString(),
+          schedule_window_end: taskParams.scheduleWindowEnd.toISOString(),
+        },
+        isDryRun: taskParams.isDryRun,
+        scheduleWindowStart: taskParams.scheduleWindowStart,
+        scheduleWindowEnd: taskParams.scheduleWindowEnd,
+        workflowId: importWorkflowId(supplier, external),
+        warnings,
+        now,
+      });
+    });
+
+  let process: ImportProcess;
+  try {
+    process = await txn();
+  } catch (err) {
+    // Two first creates of the same account raced on the insert: the loser re-reads under the
+    // lock and answers like any later create.
+    if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    process = await txn();
+  }
+
+  try {
+    const runId = await startImportWorkflow(deps.temporal, deps.taskQueue, process);
+    await setWorkflowRunId(deps.db, process.id, process.run, runId);
+  } catch (err) {
+    // The import is stored; the sweeper starts its workflow when Temporal answers again.
+    deps.log.warn({ err: String(err), workflowId: process.workflowId }, 'workflow start failed; the sweeper will retry');
+  }
+  return { warnings, process };
+}
+
+export function assertObject(body: unknown): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new HttpError('parse_error', 'The body must be a JSON object.');
+  }
+}

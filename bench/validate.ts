@@ -1,0 +1,70 @@
+/**
+ * In-process benchmark of the Account validator: `npx tsx bench/validate.ts`.
+ * Prints validations/s, median and p99 latency for a small and a large account, and where the
+ * time goes (JSON.parse, schema check, everything after the schema: domain + reference rules,
+ * warnings, normalisation). Target: the large account under 1 ms median.
+ */
+import { IssueList } from '../account/issues';
+import { buildReferenceData, DEFAULT_REFERENCE_DATA_ROWS } from '../account/referenceData';
+import { checkAccountShape } from '../account/shape';
+import { createAccountValidator } from '../account/validator';
+import { buildLargeAccount, buildSmallAccount } from './fixtures';
+
+const reference = buildReferenceData(DEFAULT_REFERENCE_DATA_ROWS);
+const validator = createAccountValidator({
+  referenceData: () => reference,
+  suppliers: async (code) => ({ code, status: 'Ongoing', documentRoot: '/srv/documents', checkDocumentExistence: false, sendCustomerEmails: true }),
+  documentStore: { exists: async () => true },
+  now: () => new Date('2026-11-21T10:00:00Z'),
+});
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { median: at(0.5), p99: at(0.99) };
+}
+
+async function measure(fn: () => unknown, iterations: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return samples;
+}
+
+async function bench(name: string, account: unknown, iterations: number) {
+  const json = JSON.stringify(account);
+  const first = await validator.validate(JSON.parse(json), { mode: 'create' });
+  if (!first.ok) throw new Error(`${name} account is not valid: ${JSON.stringify(first.errors.slice(0, 5))}`);
+  const parsed = JSON.parse(json);
+  // Warm up the JIT before measuring.
+  await measure(() => validator.validate(parsed, { mode: 'create' }), Math.min(iterations, 500));
+  const parse = stats(await measure(() => JSON.parse(json), iterations));
+  const schema = stats(await measure(() => checkAccountShape(parsed, new IssueList()), iterations));
+  const totalSamples = await measure(() => validator.validate(parsed, { mode: 'create' }), iterations);
+  const total = stats(totalSamples);
+  const seconds = totalSamples.reduce((s, x) => s + x, 0) / 1000;
+  return {
+    account: name,
+    bytes: json.length,
+    'validations/s': Math.round(iterations / seconds),
+    'median ms': total.median.toFixed(3),
+    'p99 ms': total.p99.toFixed(3),
+    'JSON.parse ms': parse.median.toFixed(3),
+    'schema ms': schema.median.toFixed(3),
+    'rules+rest ms': Math.max(0, total.median - schema.median).toFixed(3),
+  };
+}
+
+async function main() {
+  const rows = [await bench('small (example)', buildSmallAccount(), 5000), await bench('large', buildLargeAccount(), 2000)];
+  console.table(rows);
+  console.log('validations/s, median, p99: validate() on an already-parsed body; JSON.parse and schema are medians measured alone.');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

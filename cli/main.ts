@@ -1,0 +1,44 @@
+import { Command, CommanderError } from 'commander';
+import { commandModules } from './commands';
+
+/**
+ * `data-import`: the operator and integrator CLI. Each file of `cli/commands/` adds one command
+ * group; this file only builds the program and turns failures into a message and exit code.
+ */
+export function buildProgram(): Command {
+  const program = new Command('data-import')
+    .description('Operate the account data-import service: suppliers, organisations, API keys, reference data, imports, events, bulk migration.')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: true });
+  for (const register of commandModules) register(program);
+  return program;
+}
+
+/** A failure the CLI reports as a one-line message (no stack trace) with exit code 1. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export async function main(argv = process.argv): Promise<number> {
+  const program = buildProgram().exitOverride();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode;
+    const msg = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`data-import: ${msg}\n`);
+    return err instanceof CliError ? err.exitCode : 1;
+  }
+}
+
+if (require.main === module) {
+  main().then((code) => {
+    process.exitCode = code;
+  });
+}

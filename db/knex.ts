@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { Knex } from 'knex';
+import pg from 'pg';
+
+// Return DATE columns as 'YYYY-MM-DD' strings, never as JS Dates shifted by the local zone,
+// and BIGINT/NUMERIC as strings (exact money, no float drift).
+pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
+
+export type Db = Knex;
+
+export function createDb(url: string, poolMax = 10): Db {
+  return knexFactory({
+    client: 'pg',
+    connection: url,
+    pool: { min: 0, max: poolMax },
+    migrations: { migrationSource: new DirectoryMigrationSource(), tableName: 'knex_migrations' },
+  });
+}
+
+/**
+ * Migrations are the files `db/migrations/NNNN_name.(ts|js)`, in name order. Reading the folder
+ * (rather than knex's default loader) works the same from TypeScript sources (jest, tsx) and from
+ * the compiled `dist/` tree, and the recorded name never carries the extension.
+ */
+export class DirectoryMigrationSource implements Knex.MigrationSource<string> {
+  private readonly dir = path.join(__dirname, 'migrations');
+
+  async getMigrations(): Promise<string[]> {
+    return fs
+      .readdirSync(this.dir)
+      .filter((f) => /^\d{4}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
+      .map((f) => f.replace(/\.(ts|js)$/, ''))
+      .filter((v, i, a) => a.indexOf(v) === i)
+      .sort();
+  }
+
+  getMigrationName(migration: string): string {
+    return migration;
+  }
+
+  async getMigration(migration: string): Promise<Knex.Migration> {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(path.join(this.dir, migration));
+  }
+}
+
+export async function migrateLatest(db: Db): Promise<void> {
+  await db.migrate.latest();
+}
+
+/** Creates the database named in `url` when it does not exist (connects to the `postgres` database). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if (!name) return;
+  u.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: u.toString() });
+  await client.connect();
+  try {
+    const r = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (r.rowCount === 0) {
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } catch (err) {
+        // Two processes racing to create it: the loser sees duplicate_database (42P04).
+        if ((err as { code?: string }).code !== '42P04') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,194 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { ACCOUNT_TABLE_COLUMNS, type AccountTable, OWNED_TABLES, PARENT_OF } from './accountColumns';
+import { accountFromRows, createdFromRows, fromDb, type CreatedAccount, type LoadedRows } from './accountAssemble';
+import { planAccountRows } from './accountRows';
+import type { Account } from './accountTypes';
+import { allocatedIds, allocationSql, insertTablesWithUnnest, unnestInsertSql } from './unnestInsert';
+
+export type { CreatedAccount } from './accountAssemble';
+export type { Account } from './accountTypes';
+
+/**
+ * The unique key a second create for the same (supplier, external account number) violates
+ * (SQLSTATE 23505). Other unique keys (the account number the caller chose) have other names.
+ */
+export const ACCOUNT_EXTERNAL_KEY = 'accounts_import_supplier_external_account_number_unique';
+
+/** True when `err` is the duplicate-import violation: the account already exists. */
+export function isDuplicateAccountError(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string } | null;
+  return e?.code === '23505' && e.constraint === ACCOUNT_EXTERNAL_KEY;
+}
+
+function randomNumber(prefix: string): string {
+  return `${prefix}-${crypto.randomBytes(4).toString('hex').toUpperCase()}`;
+}
+
+/** 'A-' + 8 upper-case hex characters from the CSPRNG. */
+export function newAccountNumber(): string {
+  return randomNumber('A');
+}
+
+export interface InsertAccountInput {
+  importSupplier: string;
+  externalAccountNumber: string;
+  accountNumber: string;
+  account: Account;
+}
+
+/** How often to draw new user numbers when one drawn is already taken (2^32 space: rare). */
+const USER_NUMBER_ATTEMPTS = 5;
+
+function drawUserNumbers(n: number): string[] {
+  return Array.from({ length: n }, () => randomNumber('U'));
+}
+
+async function takenUserNumbers(db: Knex, numbers: string[]): Promise<number> {
+  const r = await db.raw(`SELECT count(*)::int AS n FROM account_users WHERE user_number = ANY(?::text[])`, [numbers]);
+  return (r.rows as { n: number }[])[0]!.n;
+}
+
+/**
+ * Writes the whole account in two statements. The first inserts the accounts row, reserves ids for
+ * every other table and checks the drawn user numbers are free; the second writes every other
+ * table (see insertTablesWithUnnest). The accounts row goes first and alone so that a duplicate
+ * import always fails on ACCOUNT_EXTERNAL_KEY (SQLSTATE 23505, see isDuplicateAccountError), never
+ * on some child table's key that happens to be checked earlier.
+ *
+ * The caller owns the transaction: the dry run rolls it back, the create commits it.
+ */
+export async function insertAccount(db: Knex, input: InsertAccountInput): Promise<CreatedAccount> {
+  let userNumbers = drawUserNumbers(input.account.customers?.length ?? 0);
+  const planned = planAccountRows({
+    accountNumber: input.accountNumber,
+    importSupplier: input.importSupplier,
+    externalAccountNumber: input.externalAccountNumber,
+    account: input.account,
+    userNumbers,
+    // One dunning path per account: deriving its id from the unique account number keeps it unique.
+    dunningProcessId: `DP-${input.accountNumber.replace(/^A-/, '')}`,
+  });
+  const psrCodes = (planned.psr_records ?? []).map((p) => (p.elec_industry_code ?? p.gas_industry_code) as string);
+
+  const counts: Record<string, number> = {};
+  for (const table of OWNED_TABLES) counts[table] = planned[table]?.length ?? 0;
+  const { id: _localId, ...accountColumns } = ACCOUNT_TABLE_COLUMNS.accounts;
+  const accountInsert = unnestInsertSql({ table: 'accounts', columns: accountColumns, rows: planned.accounts });
+  const allocation = allocationSql(counts);
+  const first = await db.raw(
+    `WITH account AS (${accountInsert.sql} RETURNING id)
+     SELECT (SELECT id FROM account) AS account_id,
+            (SELECT count(*)::int FROM account_users WHERE user_number = ANY(?::text[])) AS taken_user_numbers,
+            -- account_user.psr_records_updated-v1 carries each needs code's description: operators'
+            -- reference data (migration 0002) holds them.
+            (SELECT json_object_agg(code, description) FROM reference_data
+              WHERE kind = 'psr_needs_code' AND code = ANY(?::text[])) AS psr_descriptions
+            ${allocation.sql.map((item) => `,\n${item}`).join('')}`,
+    [...accountInsert.bindings, userNumbers, psrCodes, ...allocation.bindings] as Knex.RawBinding[],
+  );
+  const row = (first.rows as Record<string, unknown>[])[0]!;
+  const accountId = Number(row.account_id);
+  const ids = allocatedIds(row, counts);
+
+  let taken = row.taken_user_numbers as number;
+  for (let attempt = 1; taken > 0 || new Set(userNumbers).size !== userNumbers.length; attempt++) {
+    if (attempt >= USER_NUMBER_ATTEMPTS) throw new Error('could not draw unused user numbers');
+    userNumbers = drawUserNumbers(userNumbers.length);
+    taken = await takenUserNumbers(db, userNumbers);
+  }
+  (planned.account_users ?? []).forEach((u, i) => (u.user_number = userNumbers[i]));
+  const descriptions = (row.psr_descriptions ?? {}) as Record<string, string | null>;
+  (planned.psr_records ?? []).forEach((p, i) => (p.description = descriptions[psrCodes[i]!] ?? ''));
+
+  planned.accounts[0]!.id = accountId;
+  for (const table of OWNED_TABLES) {
+    const tableIds = ids[table]!;
+    for (const r of planned[table] ?? []) {
+      r.id = tableIds[r.id as number];
+      r.account_id = accountId;
+      for (const [column, parentTable] of Object.entries(PARENT_OF)) {
+        if (column in r) r[column] = ids[parentTable]![r[column] as number];
+      }
+    }
+  }
+
+  await insertTablesWithUnnest(
+    db,
+    [...OWNED_TABLES, 'account_references' as const].map((table) => ({
+      table,
+      columns: ACCOUNT_TABLE_COLUMNS[table],
+      rows: planned[table] ?? [],
+    })),
+  );
+  return createdFromRows(planned.accounts[0]!, planned);
+}
+
+async function readOwned(db: Knex, accountId: number, tables: readonly AccountTable[]): Promise<LoadedRows> {
+  const loaded: LoadedRows = {};
+  // One after the other: `db` may be a transaction, which is one connection.
+  for (const table of tables) {
+    // Ordered by id: ids were handed out in payload order, so this is each array's order.
+    const rows = (await db(table).where({ account_id: accountId }).orderBy('id')) as Record<string, unknown>[];
+    loaded[table] = rows.map((row) => fromDb(table, row));
+  }
+  return loaded;
+}
+
+const CREATED_TABLES: readonly AccountTable[] = [
+  'account_users',
+  'psr_records',
+  'meter_points',
+  'agreements',
+  'account_metadata',
+  'account_campaigns',
+  'dunning_paths',
+];
+
+/** What insertAccount returned, read back (a retried create finding the account already made). */
+export async function findAccountByExternal(
+  db: Knex,
+  importSupplier: string,
+  externalAccountNumber: string,
+): Promise<CreatedAccount | null> {
+  const account = await db('accounts')
+    .where({ import_supplier: importSupplier, external_account_number: externalAccountNumber })
+    .first();
+  if (!account) return null;
+  const row = fromDb('accounts', account);
+  return createdFromRows(row, await readOwned(db, row.id as number, CREATED_TABLES));
+}
+
+/**
+ * The payload reassembled from the tables: the proof that every field landed. Absent optional
+ * fields and empty optional arrays both read back as absent.
+ */
+export async function loadAccount(db: Knex, accountNumber: string): Promise<Account | null> {
+  const account = await db('accounts').where({ number: accountNumber }).first();
+  if (!account) return null;
+  const row = fromDb('accounts', account);
+  const rows = await readOwned(db, row.id as number, OWNED_TABLES);
+  const references = (await db('account_references')
+    .where({ import_supplier: row.import_supplier, external_account_number: row.external_account_number })
+    .orderBy('id')) as Record<string, unknown>[];
+  return accountFromRows(row, rows, references);
+}
+
+/**
+ * Removes the account and everything it owns in one statement: each table by its account_id index
+ * (bulk, rather than the per-row cascade from parent to child), then the accounts row. The
+ * cascades that fire at the end of the statement find nothing left. References (migration 0002's
+ * table) are found by supplier and external number, the key that table indexes.
+ */
+export async function deleteAccount(db: Knex, accountId: number): Promise<void> {
+  const deletes = [...OWNED_TABLES].reverse().map((table, i) => `d${i} AS (DELETE FROM "${table}" WHERE account_id = ?)`);
+  await db.raw(
+    `WITH ${deletes.join(',\n')},
+     refs AS (
+       DELETE FROM account_references r USING accounts a
+       WHERE a.id = ? AND r.import_supplier = a.import_supplier AND r.external_account_number = a.external_account_number
+     )
+     DELETE FROM accounts WHERE id = ?`,
+    [...deletes.map(() => accountId), accountId, accountId],
+  );
+}

@@ -1,0 +1,264 @@
+import type { Knex } from 'knex';
+import { isoWithOffset } from '../../lib/ids';
+
+export const IMPORT_STATUSES = [
+  'PENDING',
+  'IN_PROGRESS',
+  'DRY_RUN_SUCCEEDED',
+  'DRY_RUN_ERRORED',
+  'PROCESSED',
+  'ERRORED',
+  'CANCELLED',
+] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+/** Statuses from which a new create starts a new run (DESIGN.md "Import process states"). */
+export const RESTARTABLE: readonly ImportStatus[] = ['DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED', 'ERRORED', 'CANCELLED'];
+/** Statuses in which a run is under way: a create answers a conflict. */
+export const ACTIVE: readonly ImportStatus[] = ['PENDING', 'IN_PROGRESS'];
+
+export type LatestEventName =
+  | 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED'
+  | 'EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED'
+  | 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED';
+
+export interface ImportError {
+  code: string;
+  detail: string;
+  domain: 'import_process';
+}
+
+export interface LatestEvent {
+  event: LatestEventName;
+  occurred_at: string;
+  data: ImportError | null;
+}
+
+/** The latest_event that goes with each status (DESIGN.md table). */
+export function latestEventFor(status: ImportStatus, at: Date, error: ImportError | null = null): LatestEvent {
+  const event: LatestEventName =
+    status === 'PROCESSED'
+      ? 'EVENT_ACCOUNT_IMPORT_PROCESS_PROCESSED'
+      : status === 'ERRORED' || status === 'DRY_RUN_ERRORED'
+        ? 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED'
+        : 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED';
+  return { event, occurred_at: isoWithOffset(at), data: event === 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED' ? error : null };
+}
+
+export interface ImportProcess {
+  id: string;
+  importSupplier: string;
+  externalAccountNumber: string;
+  status: ImportStatus;
+  krakenIdentifier: string | null;
+  isDryRun: boolean;
+  scheduleWindowStart: Date;
+  scheduleWindowEnd: Date;
+  run: number;
+  workflowId: string;
+  workflowRunId: string | null;
+  currentStep: string | null;
+  latestEvent: LatestEvent;
+  latestError: ImportError | null;
+  createdAt: string;
+  modifiedAt: string;
+}
+
+interface Row {
+  id: string;
+  import_supplier: string;
+  external_account_number: string;
+  status: ImportStatus;
+  kraken_identifier: string | null;
+  is_dry_run: boolean;
+  schedule_window_start: Date;
+  schedule_window_end: Date;
+  run: number;
+  workflow_id: string;
+  workflow_run_id: string | null;
+  current_step: string | null;
+  latest_event: LatestEvent;
+  latest_error: ImportError | null;
+  created_at_text: string;
+  modified_at_text: string;
+}
+
+// Microsecond timestamps with an explicit offset, formatted by PostgreSQL (a JS Date would drop
+// the microseconds).
+const TS = (col: string) =>
+  `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') AS ${col}_text`;
+const COLUMNS = [
+  'id', 'import_supplier', 'external_account_number', 'status', 'kraken_identifier', 'is_dry_run',
+  'schedule_window_start', 'schedule_window_end', 'run', 'workflow_id', 'workflow_run_id',
+  'current_step', 'latest_event', 'latest_error',
+];
+
+function select(db: Knex) {
+  return db('import_processes').select([...COLUMNS, db.raw(TS('created_at')), db.raw(TS('modified_at'))]);
+}
+
+const toModel = (r: Row): ImportProcess => ({
+  id: String(r.id),
+  importSupplier: r.import_supplier,
+  externalAccountNumber: r.external_account_number,
+  status: r.status,
+  krakenIdentifier: r.kraken_identifier,
+  isDryRun: r.is_dry_run,
+  scheduleWindowStart: r.schedule_window_start,
+  scheduleWindowEnd: r.schedule_window_end,
+  run: r.run,
+  workflowId: r.workflow_id,
+  workflowRunId: r.workflow_run_id,
+  currentStep: r.current_step,
+  latestEvent: r.latest_event,
+  latestError: r.latest_error,
+  createdAt: r.created_at_text,
+  modifiedAt: r.modified_at_text,
+});
+
+export async function findProcess(
+  db: Knex,
+  importSupplier: string,
+  externalAccountNumber: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<ImportProcess | null> {
+  const q = select(db).where({ import_supplier: importSupplier, external_account_number: externalAccountNumber });
+  if (opts.forUpdate) q.forUpdate();
+  const row = (await q.first()) as Row | undefined;
+  return row ? toModel(row) : null;
+}
+
+export async function getProcessById(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<ImportProcess | null> {
+  const q = select(db).where({ id });
+  if (opts.forUpdate) q.forUpdate();
+  const row = (await q.first()) as Row | undefined;
+  return row ? toModel(row) : null;
+}
+
+export async function getPayload(db: Knex, id: string): Promise<unknown> {
+  const row = await db('import_processes').select('payload').where({ id }).first();
+  return row?.payload;
+}
+
+export interface NewRun {
+  importSupplier: string;
+  externalAccountNumber: string;
+  payload: unknown;
+  taskParams: Record<string, unknown>;
+  isDryRun: boolean;
+  scheduleWindowStart: Date;
+  scheduleWindowEnd: Date;
+  workflowId: string;
+  warnings: unknown[];
+  now: Date;
+}
+
+/**
+ * Inserts the import process, or starts a new run on an existing one (run + 1). The caller holds
+ * the row lock (findProcess forUpdate) and has decided a new run is allowed.
+ */
+export async function upsertRun(db: Knex, existing: ImportProcess | null, r: NewRun): Promise<ImportProcess> {
+  const fields = {
+    status: 'PENDING' as ImportStatus,
+    kraken_identifier: null,
+    payload: JSON.stringify(r.payload),
+    task_params: JSON.stringify(r.taskParams),
+    is_dry_run: r.isDryRun,
+    schedule_window_start: r.scheduleWindowStart,
+    schedule_window_end: r.scheduleWindowEnd,
+    workflow_id: r.workflowId,
+    workflow_run_id: null,
+    current_step: 'waiting_for_window',
+    latest_event: JSON.stringify(latestEventFor('PENDING', r.now)),
+    latest_error: null,
+    warnings: JSON.stringify(r.warnings),
+    modified_at: r.now,
+  };
+  if (existing) {
+    await db('import_processes')
+      .where({ id: existing.id })
+      .update({ ...fields, run: existing.run + 1 });
+    return (await getProcessById(db, existing.id))!;
+  }
+  const [row] = await db('import_processes')
+    .insert({
+      ...fields,
+      import_supplier: r.importSupplier,
+      external_account_number: r.externalAccountNumber,
+      run: 1,
+      created_at: r.now,
+    })
+    .returning('id');
+  return (await getProcessById(db, String(row.id)))!;
+}
+
+export async function setWorkflowRunId(db: Knex, id: string, run: number, workflowRunId: string): Promise<void> {
+  await db('import_processes').where({ id, run }).whereNull('workflow_run_id').update({ workflow_run_id: workflowRunId });
+}
+
+export interface Transition {
+  status: ImportStatus;
+  step?: string | null;
+  krakenIdentifier?: string | null;
+  error?: ImportError | null;
+  at: Date;
+}
+
+/** Moves the process of the given run to a new status, with its latest_event (and error). */
+export async function transition(db: Knex, id: string, run: number, t: Transition): Promise<boolean> {
+  const update: Record<string, unknown> = {
+    status: t.status,
+    latest_event: JSON.stringify(latestEventFor(t.status, t.at, t.error ?? null)),
+    modified_at: t.at,
+  };
+  if (t.step !== undefined) update.current_step = t.step;
+  if (t.krakenIdentifier !== undefined) update.kraken_identifier = t.krakenIdentifier;
+  if (t.error !== undefined) update.latest_error = t.error ? JSON.stringify(t.error) : null;
+  const n = await db('import_processes').where({ id, run }).update(update);
+  return n > 0;
+}
+
+export async function setStep(db: Knex, id: string, run: number, step: string): Promise<void> {
+  await db('import_processes').where({ id, run }).update({ current_step: step });
+}
+
+/** PENDING runs whose workflow was never started (the API died between commit and start). */
+export async function findUnstartedRuns(db: Knex, olderThanSeconds: number, limit = 100): Promise<ImportProcess[]> {
+  const rows = await select(db)
+    .where({ status: 'PENDING' })
+    .whereNull('workflow_run_id')
+    .where('modified_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
+    .orderBy('id')
+    .limit(limit);
+  return (rows as Row[]).map(toModel);
+}
+
+export async function countByStatus(db: Knex): Promise<Record<string, number>> {
+  const rows = await db('import_processes').select('status').count<{ status: string; count: string }[]>('* as count').groupBy('status');
+  const out: Record<string, number> = Object.fromEntries(IMPORT_STATUSES.map((s) => [s, 0]));
+  for (const r of rows) out[r.status] = Number(r.count);
+  return out;
+}
+
+export async function listProcesses(
+  db: Knex,
+  filter: { importSupplier?: string; status?: ImportStatus; limit?: number; afterId?: string },
+): Promise<ImportProcess[]> {
+  const q = select(db).orderBy('id').limit(filter.limit ?? 100);
+  if (filter.importSupplier) q.where({ import_supplier: filter.importSupplier });
+  if (filter.status) q.where({ status: filter.status });
+  if (filter.afterId) q.where('id', '>', filter.afterId);
+  return ((await q) as Row[]).map(toModel);
+}
+
+/** The import process record exactly as the status operation answers it. */
+export function toApiRecord(p: ImportProcess) {
+  return {
+    status: p.status,
+    kraken_identifier: p.status === 'PROCESSED' ? p.krakenIdentifier : null,
+    created_at: p.createdAt,
+    modified_at: p.modifiedAt,
+    latest_event: p.latestEvent,
+    latest_error: p.latestError,
+  };
+}

@@ -1,0 +1,6 @@
+// The event catalogue (spec/events-catalogue.md) as typed contracts: one TypeBox schema per
+// type-version, the TypeScript payload types derived from them, and validation before publishing.
+export type { CatalogueEntry } from './entry';
+export { entryKey, schemaId } from './entry';
+export { CATALOGUE, findEntry, type EventKey, type EventPayloads } from './entries';
+export { validatePayload, type PayloadValidation } from './validate';

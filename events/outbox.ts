@@ -1,0 +1,79 @@
+import type { Knex } from 'knex';
+import { uuidFromKey } from '../lib/ids';
+import { validatePayload } from './catalogue';
+import { EVENT_SOURCE, EventEnvelope } from './envelope';
+import { subjectFor } from './subjects';
+
+export interface NewEvent {
+  type: string;
+  version: string;
+  data: unknown;
+  /**
+   * Business key of this occurrence, unique across all events (e.g.
+   * `account-import:DEMO:X1:run-1:complete`). The event id is derived from it, so writing the
+   * same occurrence twice (a retried activity) yields the same id.
+   */
+  key: string;
+  /** Events with the same ordering key are published in the order they were written. */
+  orderingKey: string;
+  occurredAt: Date;
+}
+
+/** A payload that does not match its catalogue schema: a bug, never published. */
+export class EventSchemaError extends Error {
+  constructor(
+    readonly eventType: string,
+    readonly eventVersion: string,
+    readonly errors: string[],
+  ) {
+    super(`event ${eventType}-${eventVersion} does not match its catalogue schema: ${errors.join('; ')}`);
+    this.name = 'EventSchemaError';
+  }
+}
+
+export function buildEnvelope(e: NewEvent): EventEnvelope {
+  return {
+    id: uuidFromKey(e.key),
+    type: e.type,
+    version: e.version,
+    occurred_at: e.occurredAt.toISOString(),
+    source: EVENT_SOURCE,
+    data: e.data,
+  };
+}
+
+/**
+ * Writes events to the outbox inside the caller's transaction (the same one that makes the state
+ * change they report). Each payload is validated against its catalogue schema first; a mismatch
+ * throws EventSchemaError and the caller's transaction rolls back. An event id written before is
+ * ignored (idempotent retries). NOTIFY wakes the relay when the transaction commits.
+ */
+export async function enqueueEvents(trx: Knex, subjectPrefix: string, events: NewEvent[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((e) => {
+    const check = validatePayload(e.type, e.version, e.data);
+    if (!check.ok) throw new EventSchemaError(e.type, e.version, check.errors);
+    const envelope = buildEnvelope(e);
+    return {
+      event_id: envelope.id,
+      event_type: e.type,
+      event_version: e.version,
+      subject: subjectFor(subjectPrefix, e.type, e.version),
+      ordering_key: e.orderingKey,
+      envelope: JSON.stringify(envelope),
+      created_at: e.occurredAt,
+    };
+  });
+  // One statement for the lot, in the given order (seq follows insertion order).
+  await trx('outbox').insert(rows).onConflict('event_id').ignore();
+  await trx.raw('NOTIFY outbox');
+  return rows.map((r) => r.event_id);
+}
+
+export async function outboxBacklog(db: Knex): Promise<{ count: number; oldestAgeSeconds: number }> {
+  const r = await db('outbox')
+    .whereNull('published_at')
+    .select(db.raw('count(*)::int AS count'), db.raw('coalesce(extract(epoch FROM now() - min(created_at)), 0)::float AS age'))
+    .first();
+  return { count: Number(r?.count ?? 0), oldestAgeSeconds: Number(r?.age ?? 0) };
+}

@@ -1,0 +1,155 @@
+/**
+ * Configuration is read once from the environment, validated and frozen.
+ * A bad value stops the process with a message naming the variable.
+ * Every variable is listed in README.md ("Configuration").
+ */
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === '' ? fallback : v;
+}
+
+function optStr(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (!/^-?\d+$/.test(v.trim())) throw new ConfigError(name, `expected an integer, got ${JSON.stringify(v)}`);
+  const n = Number(v);
+  if (n < min || n > max) throw new ConfigError(name, `expected an integer from ${min} to ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  throw new ConfigError(name, `expected true or false, got ${JSON.stringify(v)}`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  }
+  return v as T;
+}
+
+/** Parses sizes like "10mb", "512kb", "1048576". */
+function bytes(env: Env, name: string, fallback: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const m = /^\s*(\d+)\s*(b|kb|mb|gb)?\s*$/i.exec(v);
+  if (!m) throw new ConfigError(name, `expected a size such as 10mb, got ${JSON.stringify(v)}`);
+  const unit = (m[2] ?? 'b').toLowerCase();
+  const mult = unit === 'gb' ? 1024 ** 3 : unit === 'mb' ? 1024 ** 2 : unit === 'kb' ? 1024 : 1;
+  return Number(m[1]) * mult;
+}
+
+function url(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const v = str(env, name, fallback);
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(name, `expected a URL, got ${JSON.stringify(v)}`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function subjectToken(env: Env, name: string, fallback: string): string {
+  const v = str(env, name, fallback);
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(v)) {
+    throw new ConfigError(name, `expected NATS subject tokens (letters, digits, _ and -, separated by dots), got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+export function loadConfig(env: Env = process.env) {
+  const appEnv = oneOf(env, 'APP_ENV', ['development', 'test', 'production'] as const, 'development');
+  const signingKey = optStr(env, 'AUTH_SIGNING_KEY');
+  if (appEnv === 'production' && (!signingKey || signingKey.length < 32)) {
+    throw new ConfigError('AUTH_SIGNING_KEY', 'must be set to at least 32 characters when APP_ENV=production');
+  }
+  const config = {
+    appEnv,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    http: {
+      host: str(env, 'HOST', '127.0.0.1'),
+      port: int(env, 'PORT', 8000, 0, 65535),
+      bodyLimitBytes: bytes(env, 'BODY_LIMIT', 10 * 1024 * 1024),
+      requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000),
+    },
+    database: {
+      url: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/data_import', ['postgres:', 'postgresql:']),
+      poolMax: int(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+    },
+    nats: {
+      url: str(env, 'NATS_URL', 'nats://127.0.0.1:4222'),
+      subjectPrefix: subjectToken(env, 'EVENTS_SUBJECT_PREFIX', 'events'),
+      stream: subjectToken(env, 'EVENTS_STREAM', 'EVENTS'),
+      /** Duplicate window: longer than the relay's retry horizon so a republished id is always dropped. */
+      duplicateWindowMs: int(env, 'EVENTS_DUPLICATE_WINDOW_MS', 24 * 60 * 60 * 1000, 60_000),
+      maxAgeMs: int(env, 'EVENTS_MAX_AGE_MS', 30 * 24 * 60 * 60 * 1000, 0),
+      maxBytes: int(env, 'EVENTS_MAX_BYTES', -1, -1),
+      replicas: int(env, 'EVENTS_REPLICAS', 1, 1, 5),
+    },
+    relay: {
+      batchSize: int(env, 'OUTBOX_BATCH_SIZE', 200, 1, 10_000),
+      pollIntervalMs: int(env, 'OUTBOX_POLL_INTERVAL_MS', 250, 10),
+    },
+    temporal: {
+      address: str(env, 'TEMPORAL_ADDRESS', '127.0.0.1:7233'),
+      namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),
+      taskQueue: str(env, 'TEMPORAL_TASK_QUEUE', 'data-import'),
+      apiKey: optStr(env, 'TEMPORAL_API_KEY'),
+      tls: bool(env, 'TEMPORAL_TLS', false),
+      uiUrl: str(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),
+    },
+    worker: {
+      maxConcurrentActivities: int(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 32, 1, 10_000),
+      maxConcurrentWorkflowTasks: int(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 32, 1, 10_000),
+      metricsPort: int(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),
+    },
+    auth: {
+      signingKey: signingKey ?? 'development-only-signing-key-do-not-use-in-production',
+      tokenTtlSeconds: int(env, 'AUTH_TOKEN_TTL_SECONDS', 3600, 60),
+      refreshTtlSeconds: int(env, 'AUTH_REFRESH_TTL_SECONDS', 7 * 24 * 3600, 60),
+      rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1),
+    },
+  };
+  if (config.nats.maxAgeMs > 0 && config.nats.duplicateWindowMs > config.nats.maxAgeMs) {
+    throw new ConfigError('EVENTS_DUPLICATE_WINDOW_MS', 'must not be longer than EVENTS_MAX_AGE_MS (JetStream refuses such a stream)');
+  }
+  return deepFreeze(config);
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

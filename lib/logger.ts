@@ -1,0 +1,34 @@
+import pino, { Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Personal data never reaches the logs: any of these keys, at the top level or one level down
+ * (and in the request/response objects we log), is replaced by "[redacted]". Log import context
+ * (supplier, external account number, workflow id), never payload fields.
+ */
+const PERSONAL_KEYS = [
+  'given_name', 'family_name', 'email', 'mobile', 'landline', 'date_of_birth', 'billing_name',
+  'billing_address1', 'billing_address2', 'billing_address3', 'billing_address4', 'billing_address5',
+  'billing_postcode', 'supply_address1', 'supply_address2', 'supply_address3', 'supply_address4',
+  'supply_address5', 'supply_postcode', 'payload', 'body', 'password', 'authorization', 'apiKey',
+  'APIKey', 'token', 'refreshToken',
+];
+
+export const REDACT_PATHS = [
+  ...PERSONAL_KEYS,
+  ...PERSONAL_KEYS.map((k) => `*.${k}`),
+  'req.headers.authorization',
+  'req.headers.cookie',
+];
+
+export function createLogger(opts: { level: string; name: string }): Logger {
+  return pino({
+    name: opts.name,
+    level: opts.level,
+    base: { service: 'data-import', component: opts.name },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  });
+}

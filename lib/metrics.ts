@@ -1,0 +1,98 @@
+import client from 'prom-client';
+
+/**
+ * One registry per process. The API exposes it at GET /metrics; the worker on its own port.
+ * Metric names are part of the operations contract (README "Operations").
+ */
+export function createMetrics(component: string) {
+  const registry = new client.Registry();
+  registry.setDefaultLabels({ component });
+  client.collectDefaultMetrics({ register: registry });
+
+  const httpRequests = new client.Counter({
+    name: 'data_import_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const httpDuration = new client.Histogram({
+    name: 'data_import_http_request_duration_seconds',
+    help: 'HTTP request latency by route, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const importTransitions = new client.Counter({
+    name: 'data_import_import_transitions_total',
+    help: 'Import process status changes made by this process, by new status',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const eventsPublished = new client.Counter({
+    name: 'data_import_events_published_total',
+    help: 'Events the outbox relay published and JetStream acknowledged',
+    registers: [registry],
+  });
+  const publishFailures = new client.Counter({
+    name: 'data_import_event_publish_failures_total',
+    help: 'Failed attempts to publish an outbox batch',
+    registers: [registry],
+  });
+  return { registry, httpRequests, httpDuration, importTransitions, eventsPublished, publishFailures };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Gauges read from PostgreSQL when scraped: imports by status and the outbox backlog. Collected
+ * on scrape so every API replica reports the same truth without a background loop.
+ */
+export function registerDatabaseGauges(
+  metrics: Metrics,
+  read: () => Promise<{ importsByStatus: Record<string, number>; outboxBacklog: number; outboxOldestAgeSeconds: number }>,
+): void {
+  let cache: Promise<Awaited<ReturnType<typeof read>>> | undefined;
+  const snapshot = () => {
+    cache ??= read().finally(() => setTimeout(() => (cache = undefined), 1000).unref());
+    return cache;
+  };
+  new client.Gauge({
+    name: 'data_import_imports',
+    help: 'Import processes by status',
+    labelNames: ['status'] as const,
+    registers: [metrics.registry],
+    async collect() {
+      try {
+        const s = await snapshot();
+        this.reset();
+        for (const [status, n] of Object.entries(s.importsByStatus)) this.set({ status }, n);
+      } catch {
+        /* database unreachable: /readyz reports it; keep the scrape alive */
+      }
+    },
+  });
+  new client.Gauge({
+    name: 'data_import_outbox_backlog',
+    help: 'Events written to the outbox and not yet acknowledged by JetStream',
+    registers: [metrics.registry],
+    async collect() {
+      try {
+        this.set((await snapshot()).outboxBacklog);
+      } catch {
+        /* see above */
+      }
+    },
+  });
+  new client.Gauge({
+    name: 'data_import_outbox_oldest_age_seconds',
+    help: 'Age of the oldest unpublished outbox event',
+    registers: [metrics.registry],
+    async collect() {
+      try {
+        this.set((await snapshot()).outboxOldestAgeSeconds);
+      } catch {
+        /* see above */
+      }
+    },
+  });
+}

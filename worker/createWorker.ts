@@ -1,0 +1,40 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type { Knex } from 'knex';
+import type { Logger } from '../lib/logger';
+import type { Metrics } from '../lib/metrics';
+import { createActivities } from '../activities';
+import { buildWorkerActivities } from './extraActivities';
+import type { AccountValidator } from '../account/validator';
+
+export interface WorkerDeps {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  db: Knex;
+  validator: AccountValidator;
+  subjectPrefix: string;
+  log: Logger;
+  metrics?: Metrics;
+  maxConcurrentActivities?: number;
+  maxConcurrentWorkflowTasks?: number;
+  /** A prebuilt workflow bundle (faster start); else the workflows are bundled from source. */
+  workflowBundlePath?: string;
+}
+
+/** The only place that wires activities to their dependencies (STYLE.md #3). */
+export async function createWorker(d: WorkerDeps): Promise<Worker> {
+  const activities = {
+    ...createActivities({ db: d.db, validator: d.validator, subjectPrefix: d.subjectPrefix, log: d.log, metrics: d.metrics }),
+    ...buildWorkerActivities(d),
+  };
+  return Worker.create({
+    connection: d.connection,
+    namespace: d.namespace,
+    taskQueue: d.taskQueue,
+    ...(d.workflowBundlePath ? { workflowBundle: { codePath: d.workflowBundlePath } } : { workflowsPath: require.resolve('../workflows') }),
+    activities,
+    maxConcurrentActivityTaskExecutions: d.maxConcurrentActivities ?? 32,
+    maxConcurrentWorkflowTaskExecutions: d.maxConcurrentWorkflowTasks ?? 32,
+    shutdownGraceTime: '30s',
+  });
+}

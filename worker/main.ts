@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import { loadConfig, ConfigError } from '../lib/config';
+import { createLogger } from '../lib/logger';
+import { createMetrics } from '../lib/metrics';
+import { createDb } from '../db/knex';
+import { connectNats, ensureStream } from '../events/nats';
+import { OutboxRelay } from '../events/relay';
+import { connectTemporal } from '../lib/temporal';
+import { onShutdown } from '../lib/shutdown';
+import { ReferenceDataCache } from '../account/referenceDataCache';
+import { databaseValidator } from '../lib/validation';
+import { createWorker } from './createWorker';
+import { UnstartedRunSweeper } from './sweeper';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger({ level: config.logLevel, name: 'worker' });
+  const metrics = createMetrics('worker');
+
+  // The SDK's own metrics (task latencies, slots, sticky cache...) on a Prometheus endpoint.
+  const sdkMetricsPort = config.worker.metricsPort === 0 ? 0 : config.worker.metricsPort + 1;
+  if (sdkMetricsPort) {
+    Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } });
+  }
+
+  const db = createDb(config.database.url, config.database.poolMax);
+  const nc = await connectNats(config.nats.url, 'data-import-worker', log);
+  await ensureStream(nc, { ...config.nats, subjectPrefix: config.nats.subjectPrefix });
+  const referenceData = new ReferenceDataCache(db);
+  await referenceData.start();
+  const validator = databaseValidator({ db, cache: referenceData });
+
+  const connection = await NativeConnection.connect({ address: config.temporal.address, tls: config.temporal.tls || undefined, apiKey: config.temporal.apiKey });
+  const bundle = path.join(__dirname, '..', 'workflow-bundle.js');
+  const worker = await createWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    db,
+    validator,
+    subjectPrefix: config.nats.subjectPrefix,
+    log,
+    metrics,
+    maxConcurrentActivities: config.worker.maxConcurrentActivities,
+    maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks,
+    workflowBundlePath: fs.existsSync(bundle) ? bundle : undefined,
+  });
+
+  const relay = new OutboxRelay({
+    db,
+    databaseUrl: config.database.url,
+    nc,
+    log: log.child({ part: 'relay' }),
+    metrics,
+    batchSize: config.relay.batchSize,
+    pollIntervalMs: config.relay.pollIntervalMs,
+  });
+  relay.start();
+
+  const { client, connection: clientConnection } = await connectTemporal(config.temporal);
+  const sweeper = new UnstartedRunSweeper({ db, temporal: client, taskQueue: config.temporal.taskQueue, log });
+  sweeper.start();
+
+  let metricsServer: http.Server | undefined;
+  if (config.worker.metricsPort) {
+    metricsServer = http.createServer(async (req, res) => {
+      if (req.url === '/metrics') {
+        res.setHeader('Content-Type', metrics.registry.contentType);
+        res.end(await metrics.registry.metrics());
+      } else if (req.url === '/healthz') {
+        res.end('{"status":"ok"}');
+      } else {
+        res.statusCode = 404;
+        res.end('{"code":"not_found","detail":"Not found."}');
+      }
+    });
+    metricsServer.listen(config.worker.metricsPort, '127.0.0.1');
+  }
+
+  log.info({ taskQueue: config.temporal.taskQueue, metricsPort: config.worker.metricsPort, sdkMetricsPort }, 'worker running');
+  onShutdown(log, async () => {
+    // Activities in flight finish (up to the shutdown grace time) before the worker resolves.
+    worker.shutdown();
+    await runPromise;
+    await sweeper.stop();
+    await relay.stop();
+    metricsServer?.close();
+    await referenceData.stop();
+    await nc.drain().catch(() => undefined);
+    await clientConnection.close().catch(() => undefined);
+    await connection.close().catch(() => undefined);
+    await db.destroy();
+  }, 60_000);
+  const runPromise = worker.run();
+  await runPromise;
+}
+
+main().catch((err) => {
+  process.stderr.write(`worker failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

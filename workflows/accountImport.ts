@@ -1,0 +1,173 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  defineQuery,
+  isCancellation,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { RetryPolicy } from '@temporalio/common';
+import type { createActivities } from '../activities';
+import { ImportStatusKey } from './searchAttributes';
+
+/** Workflow input: ids and settings only; the payload stays in PostgreSQL (claim check). */
+export interface AccountImportInput {
+  importProcessId: string;
+  run: number;
+  importSupplier: string;
+  externalAccountNumber: string;
+  isDryRun: boolean;
+  /** ISO 8601 */
+  scheduleWindowStart: string;
+  /** ISO 8601 */
+  scheduleWindowEnd: string;
+}
+
+export type AccountImportOutcome =
+  | { status: 'PROCESSED'; accountNumber: string }
+  | { status: 'DRY_RUN_SUCCEEDED' | 'DRY_RUN_ERRORED' | 'ERRORED' | 'CANCELLED'; errorCode?: string }
+  | { status: 'STALE' };
+
+export interface ImportProgress {
+  status: string;
+  step: string;
+  accountNumber: string | null;
+}
+
+export const importStatusQuery = defineQuery<ImportProgress>('importStatus');
+
+type Activities = ReturnType<typeof createActivities>;
+
+/**
+ * Infrastructure failures (database or NATS unreachable) retry with backoff for about five
+ * minutes (10 attempts, 1 s doubling to 60 s) before the import is ERRORED; business failures are
+ * non-retryable ApplicationFailures and end the import at once.
+ */
+const INFRA_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '60s', maximumAttempts: 10 };
+
+const steps = proxyActivities<Activities>({
+  startToCloseTimeout: '2m',
+  retry: INFRA_RETRY,
+});
+
+// Recording an outcome must eventually succeed, whatever the outage: retried without a bound.
+const recorder = proxyActivities<Activities>({
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '60s' },
+});
+
+/** Code recorded when retries of an infrastructure failure ran out. */
+export const INFRASTRUCTURE_ERROR_CODE = 'import_process_infrastructure_unavailable';
+
+function failureOf(err: unknown): { code: string; detail: string } {
+  let cause: unknown = err;
+  if (cause instanceof ActivityFailure) cause = cause.cause;
+  if (cause instanceof ApplicationFailure && cause.nonRetryable && cause.type) {
+    return { code: cause.type, detail: cause.message };
+  }
+  return {
+    code: INFRASTRUCTURE_ERROR_CODE,
+    detail: `The import could not be completed after repeated infrastructure failures: ${cause instanceof Error ? cause.message : String(cause)}`,
+  };
+}
+
+/**
+ * One account import (DESIGN.md "Flow of one import"): wait for the schedule window (PENDING),
+ * re-validate (IN_PROGRESS), then either the dry run (dry-run tasks) or the create transaction,
+ * then post-import follow-ups. PostgreSQL holds the status the API reads; every transition is made
+ * by an activity in the same transaction as its events. A cancel before commit ends CANCELLED with
+ * no account; the create transaction and the cancel both lock the import row, so whichever commits
+ * first wins and a cancel after commit leaves the import PROCESSED.
+ */
+export async function accountImport(input: AccountImportInput): Promise<AccountImportOutcome> {
+  const ref = { importProcessId: input.importProcessId, run: input.run };
+  const progress: ImportProgress = { status: 'PENDING', step: 'waiting for the schedule window', accountNumber: null };
+  setHandler(importStatusQuery, () => progress);
+
+  const show = (status: string, step: string) => {
+    progress.status = status;
+    progress.step = step;
+    setCurrentDetails(`**${status}** — ${step}\n\nImport supplier: ${input.importSupplier}\n\nExternal account number: ${input.externalAccountNumber}\n\nRun: ${input.run}`);
+    if (workflowInfo().typedSearchAttributes.get(ImportStatusKey) !== status) {
+      upsertSearchAttributes([{ key: ImportStatusKey, value: status }]);
+    }
+  };
+
+  const finishCancelled = async (reason: 'operator' | 'window_expired'): Promise<AccountImportOutcome> => {
+    const r = await CancellationScope.nonCancellable(() => recorder.cancelImport({ ...ref, reason }));
+    if (r.outcome === 'too_late') {
+      // The account was committed before the cancel: the import stays PROCESSED.
+      progress.accountNumber = r.accountNumber;
+      show('PROCESSED', 'cancel arrived after the account was committed');
+      await CancellationScope.nonCancellable(() => postImport());
+      return { status: 'PROCESSED', accountNumber: r.accountNumber };
+    }
+    show('CANCELLED', reason === 'operator' ? 'cancelled by an operator' : 'schedule window ended before the import could start');
+    return { status: 'CANCELLED' };
+  };
+
+  const postImport = async () => {
+    show('PROCESSED', 'post-import follow-ups');
+    try {
+      await steps.postImport(ref);
+      show('PROCESSED', 'done');
+    } catch (err) {
+      // The account exists whatever happens here: record the follow-up failure, stay PROCESSED.
+      const f = failureOf(err);
+      await recorder.recordPostImportError({ ...ref, ...f });
+      show('PROCESSED', `post-import failed: ${f.code}`);
+    }
+  };
+
+  show('PENDING', 'waiting for the schedule window');
+  try {
+    const waitMs = Date.parse(input.scheduleWindowStart) - Date.now();
+    if (waitMs > 0) await sleep(waitMs);
+
+    show('IN_PROGRESS', 'validating');
+    const started = await steps.startImport(ref);
+    if (started.outcome === 'stale') return { status: 'STALE' };
+    if (started.outcome === 'window_expired') return await finishCancelled('window_expired');
+
+    try {
+      await steps.validateImport(ref);
+      if (input.isDryRun) {
+        show('IN_PROGRESS', 'dry run');
+        await steps.dryRunImport(ref);
+        await recorder.completeDryRun(ref);
+        show('DRY_RUN_SUCCEEDED', 'done');
+        return { status: 'DRY_RUN_SUCCEEDED' };
+      }
+      show('IN_PROGRESS', 'creating the account');
+      const created = await steps.createAccount(ref);
+      progress.accountNumber = created.accountNumber;
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      const f = failureOf(err);
+      const recorded = await recorder.recordFailure({ ...ref, ...f, dryRun: input.isDryRun });
+      if (recorded.outcome === 'cancelled') {
+        show('CANCELLED', 'cancelled while running');
+        return { status: 'CANCELLED' };
+      }
+      show(input.isDryRun ? 'DRY_RUN_ERRORED' : 'ERRORED', f.code);
+      return { status: input.isDryRun ? 'DRY_RUN_ERRORED' : 'ERRORED', errorCode: f.code };
+    }
+  } catch (err) {
+    if (isCancellation(err)) {
+      await finishCancelled('operator');
+      // Let Temporal show the execution as Canceled unless the account was committed.
+      if (progress.status === 'CANCELLED') throw err;
+      return { status: 'PROCESSED', accountNumber: progress.accountNumber! };
+    }
+    throw err;
+  }
+
+  // Committed: nothing can undo it now, not even a cancel.
+  await CancellationScope.nonCancellable(() => postImport());
+  return { status: 'PROCESSED', accountNumber: progress.accountNumber! };
+}

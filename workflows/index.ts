@@ -1,0 +1,2 @@
+// The worker's workflowsPath: every workflow, one per file.
+export * from './accountImport';
