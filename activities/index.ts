@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
@@ -53,6 +54,27 @@ function isDataError(err: unknown): boolean {
 const sentinelRollback = Symbol('dry-run rollback');
 
 /**
+ * Heartbeats every few seconds while `fn` runs, so a worker that dies mid-activity is noticed
+ * within the heartbeat timeout (not the whole start-to-close timeout) and the activity retried.
+ * Outside an activity (direct calls in tests) it just runs `fn`.
+ */
+async function withHeartbeat<T>(fn: () => Promise<T>): Promise<T> {
+  let ctx: Context | undefined;
+  try {
+    ctx = Context.current();
+  } catch {
+    return fn();
+  }
+  ctx.heartbeat();
+  const timer = setInterval(() => ctx!.heartbeat(), 2000);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
  * The import's activities (STYLE.md #3: built by a factory; the worker wires the dependencies).
  * Every write is idempotent: the import row is locked and its run checked, so a retried activity
  * either finds its work done or does it once.
@@ -97,6 +119,60 @@ export function createActivities(deps: ActivityDeps) {
   const logFor = (p: ImportProcess) =>
     log.child({ importSupplier: p.importSupplier, externalAccountNumber: p.externalAccountNumber, workflowId: p.workflowId, run: p.run });
 
+  /** The whole creation inside a transaction that is rolled back: proves it would commit. */
+  async function dryRun(ref: ImportRef): Promise<void> {
+    const payload = (await getPayload(db, ref.importProcessId)) as Account;
+    try {
+      await db.transaction(async (trx) => {
+        const p = await lockRun(trx, ref);
+        await insertAccount(trx, {
+          importSupplier: p.importSupplier,
+          externalAccountNumber: p.externalAccountNumber,
+          accountNumber: newAccountNumber(),
+          account: payload,
+        });
+        throw sentinelRollback;
+      });
+    } catch (err) {
+      if (err === sentinelRollback) return;
+      if (isDataError(err)) {
+        throw ApplicationFailure.create({ type: FAILURE.creation, message: `The account could not be created: ${(err as Error).message}`, nonRetryable: true });
+      }
+      throw err;
+    }
+  }
+
+  async function create(ref: ImportRef): Promise<{ accountNumber: string }> {
+    const payload = (await getPayload(db, ref.importProcessId)) as Account;
+    try {
+      return await db.transaction(async (trx) => {
+        const p = await lockRun(trx, ref);
+        if (p.status === 'PROCESSED' && p.krakenIdentifier) return { accountNumber: p.krakenIdentifier };
+        if (p.status === 'CANCELLED') {
+          throw ApplicationFailure.create({ type: FAILURE.cancelled, message: 'The import was cancelled before the account was created.', nonRetryable: true });
+        }
+        const existing = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
+        const at = now();
+        const created =
+          existing ??
+          (await insertAccount(trx, {
+            importSupplier: p.importSupplier,
+            externalAccountNumber: p.externalAccountNumber,
+            accountNumber: newAccountNumber(),
+            account: payload,
+          }));
+        await move(trx, p, 'PROCESSED', at, { step: 'post_import', krakenIdentifier: created.accountNumber, error: null }, accountCreatedEvents(scopeOf(p, at), created));
+        logFor(p).info({ accountNumber: created.accountNumber }, 'account created');
+        return { accountNumber: created.accountNumber };
+      });
+    } catch (err) {
+      if (isDataError(err) && (err as { constraint?: string }).constraint !== 'accounts_number_unique') {
+        throw ApplicationFailure.create({ type: FAILURE.creation, message: `The account could not be created: ${(err as Error).message}`, nonRetryable: true });
+      }
+      throw err;
+    }
+  }
+
   return {
     /** PENDING → IN_PROGRESS, unless the window has already ended or this run is stale. */
     async startImport(ref: ImportRef): Promise<{ outcome: 'ok' | 'stale' | 'window_expired' }> {
@@ -132,27 +208,8 @@ export function createActivities(deps: ActivityDeps) {
       }
     },
 
-    /** The whole creation inside a transaction that is rolled back: proves it would commit. */
     async dryRunImport(ref: ImportRef): Promise<void> {
-      const payload = (await getPayload(db, ref.importProcessId)) as Account;
-      try {
-        await db.transaction(async (trx) => {
-          const p = await lockRun(trx, ref);
-          await insertAccount(trx, {
-            importSupplier: p.importSupplier,
-            externalAccountNumber: p.externalAccountNumber,
-            accountNumber: newAccountNumber(),
-            account: payload,
-          });
-          throw sentinelRollback;
-        });
-      } catch (err) {
-        if (err === sentinelRollback) return;
-        if (isDataError(err)) {
-          throw ApplicationFailure.create({ type: FAILURE.creation, message: `The account could not be created: ${(err as Error).message}`, nonRetryable: true });
-        }
-        throw err;
-      }
+      return withHeartbeat(() => dryRun(ref));
     },
 
     /**
@@ -160,36 +217,8 @@ export function createActivities(deps: ActivityDeps) {
      * creation. Idempotent: a retry after a commit finds PROCESSED and returns the same account.
      */
     async createAccount(ref: ImportRef): Promise<{ accountNumber: string }> {
-      const payload = (await getPayload(db, ref.importProcessId)) as Account;
-      try {
-        return await db.transaction(async (trx) => {
-          const p = await lockRun(trx, ref);
-          if (p.status === 'PROCESSED' && p.krakenIdentifier) return { accountNumber: p.krakenIdentifier };
-          if (p.status === 'CANCELLED') {
-            throw ApplicationFailure.create({ type: FAILURE.cancelled, message: 'The import was cancelled before the account was created.', nonRetryable: true });
-          }
-          const existing = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
-          const at = now();
-          const created =
-            existing ??
-            (await insertAccount(trx, {
-              importSupplier: p.importSupplier,
-              externalAccountNumber: p.externalAccountNumber,
-              accountNumber: newAccountNumber(),
-              account: payload,
-            }));
-          await move(trx, p, 'PROCESSED', at, { step: 'post_import', krakenIdentifier: created.accountNumber, error: null }, accountCreatedEvents(scopeOf(p, at), created));
-          logFor(p).info({ accountNumber: created.accountNumber }, 'account created');
-          return { accountNumber: created.accountNumber };
-        });
-      } catch (err) {
-        if (isDataError(err) && (err as { constraint?: string }).constraint !== 'accounts_number_unique') {
-          throw ApplicationFailure.create({ type: FAILURE.creation, message: `The account could not be created: ${(err as Error).message}`, nonRetryable: true });
-        }
-        throw err;
-      }
+      return withHeartbeat(() => create(ref));
     },
-
     async completeDryRun(ref: ImportRef): Promise<void> {
       await db.transaction(async (trx) => {
         const p = await lockRun(trx, ref);

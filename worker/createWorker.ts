@@ -19,14 +19,17 @@ export interface WorkerDeps {
   maxConcurrentWorkflowTasks?: number;
   /** A prebuilt workflow bundle (faster start); else the workflows are bundled from source. */
   workflowBundlePath?: string;
+  /** Tests wrap activities to pause or crash them at a chosen point. */
+  wrapActivities?: <A extends Record<string, unknown>>(activities: A) => A;
 }
 
 /** The only place that wires activities to their dependencies (STYLE.md #3). */
 export async function createWorker(d: WorkerDeps): Promise<Worker> {
-  const activities = {
+  const all = {
     ...createActivities({ db: d.db, validator: d.validator, subjectPrefix: d.subjectPrefix, log: d.log, metrics: d.metrics }),
     ...buildWorkerActivities(d),
   };
+  const activities = d.wrapActivities ? d.wrapActivities(all) : all;
   return Worker.create({
     connection: d.connection,
     namespace: d.namespace,

@@ -1,6 +1,9 @@
 import type { WorkerDeps } from './createWorker';
+import { createRegistrationActivities } from '../activities/registration';
 
 /** Activities of other workflows (registration flows), added as they are built. */
-export function buildWorkerActivities(_d: WorkerDeps): Record<string, (...args: never[]) => Promise<unknown>> {
-  return {};
+export function buildWorkerActivities(d: WorkerDeps): Record<string, (...args: never[]) => Promise<unknown>> {
+  return {
+    ...createRegistrationActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log }),
+  };
 }

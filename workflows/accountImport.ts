@@ -55,6 +55,14 @@ const steps = proxyActivities<Activities>({
   retry: INFRA_RETRY,
 });
 
+// The account-writing steps heartbeat every 2 s: a worker that dies mid-write is noticed within
+// 10 s and the step retried on another worker (the write is idempotent).
+const writers = proxyActivities<Activities>({
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '10s',
+  retry: INFRA_RETRY,
+});
+
 // Recording an outcome must eventually succeed, whatever the outage: retried without a bound.
 const recorder = proxyActivities<Activities>({
   startToCloseTimeout: '1m',
@@ -138,13 +146,13 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
       await steps.validateImport(ref);
       if (input.isDryRun) {
         show('IN_PROGRESS', 'dry run');
-        await steps.dryRunImport(ref);
+        await writers.dryRunImport(ref);
         await recorder.completeDryRun(ref);
         show('DRY_RUN_SUCCEEDED', 'done');
         return { status: 'DRY_RUN_SUCCEEDED' };
       }
       show('IN_PROGRESS', 'creating the account');
-      const created = await steps.createAccount(ref);
+      const created = await writers.createAccount(ref);
       progress.accountNumber = created.accountNumber;
     } catch (err) {
       if (isCancellation(err)) throw err;

@@ -1,2 +1,3 @@
 // The worker's workflowsPath: every workflow, one per file.
 export * from './accountImport';
+export * from './registrationFlows';

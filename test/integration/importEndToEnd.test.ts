@@ -13,13 +13,14 @@ describe('an import end to end on the real servers', () => {
   });
 
   it('creates the example account, reaches PROCESSED and publishes its complete event once', async () => {
-    const account = uniqueAccount('E2E-1');
+    const ext = s.ext('E2E-1');
+    const account = uniqueAccount(ext);
     const res = await request(s.app.callback()).post('/v2/data-import/accounts/').send(account);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ warnings: expect.any(Array) });
 
     const record = await eventually(async () => {
-      const r = await request(s.app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/E2E-1/');
+      const r = await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`);
       return r.body.status === 'PROCESSED' ? r.body : undefined;
     });
     expect(record).toEqual({
@@ -44,7 +45,7 @@ describe('an import end to end on the real servers', () => {
       version: 'v1',
       occurred_at: expect.any(String),
       source: 'data-import',
-      data: { resource_type: 'account', external_identifier: 'E2E-1', identifier: record.kraken_identifier },
+      data: { resource_type: 'account', external_identifier: ext, identifier: record.kraken_identifier },
     });
   });
 

@@ -13,12 +13,15 @@ import { databaseValidator } from '../../lib/validation';
 import { createApp } from '../../api/app';
 import type { AppDeps } from '../../api/deps';
 import { natsCheck, postgresCheck, temporalCheck } from '../../lib/readiness';
-import { createWorker } from '../../worker/createWorker';
+import { createWorker, WorkerDeps } from '../../worker/createWorker';
 import { createSupplier } from '../../db/stores/suppliers';
 import { createTestDatabase, TestDatabase } from './db';
 import { TEST_NATS_URL, TEST_TEMPORAL_ADDRESS } from './env';
 
 export interface Stack {
+  /** Unique per stack: put it in external account numbers, since workflow ids are global to the Temporal server. */
+  id: string;
+  ext(name: string): string;
   t: TestDatabase;
   config: Config;
   app: Koa;
@@ -33,7 +36,7 @@ export interface Stack {
   stream: string;
   taskQueue: string;
   stop(): Promise<void>;
-  startWorker(): Promise<void>;
+  startWorker(opts?: { wrapActivities?: WorkerDeps['wrapActivities'] }): Promise<void>;
   stopWorker(): Promise<void>;
 }
 
@@ -82,6 +85,8 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; conf
   const app = createApp({ ...deps, ...(opts.configure?.(deps) ?? {}) });
 
   const stack: Stack = {
+    id,
+    ext: (name: string) => `${name}-${id}`,
     t,
     config,
     app,
@@ -92,7 +97,7 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; conf
     subjectPrefix,
     stream,
     taskQueue,
-    async startWorker() {
+    async startWorker(wopts = {}) {
       const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
       stack.worker = await createWorker({
         connection: nativeConnection,
@@ -102,6 +107,7 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; conf
         validator: databaseValidator({ db: t.db, cache }),
         subjectPrefix,
         log: silentLog,
+        wrapActivities: wopts.wrapActivities,
       });
       const w = stack.worker;
       stack.workerRun = w.run().finally(() => nativeConnection.close());
@@ -150,7 +156,7 @@ export async function eventually<T>(fn: () => Promise<T | undefined | null | fal
 import { Runtime, DefaultLogger } from '@temporalio/worker';
 if (!process.env.TEST_LOG_LEVEL) {
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
     /* already installed in this worker process */
   }
