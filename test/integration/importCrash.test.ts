@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import request from 'supertest';
+import { eventually, startStack, Stack } from '../support/stack';
+import { uniqueAccount } from '../support/fixtures';
+import { readStream } from '../support/stream';
+
+function startCrashingWorker(s: Stack, crashAt: 'after-commit' | 'during'): Promise<{ exited: Promise<NodeJS.Signals | null> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/crashWorker.ts')], {
+    env: { ...process.env, DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: crashAt },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('ready')) resolve({ exited });
+    });
+    child.on('exit', (code) => reject(new Error(`crash worker exited early (${code})`)));
+  });
+}
+
+describe('a worker killed in the middle of the create activity', () => {
+  let s: Stack;
+  beforeAll(async () => {
+    s = await startStack({ worker: false });
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+  afterEach(async () => {
+    await s.stopWorker();
+  });
+
+  it.each(['after-commit', 'during'] as const)('(killed %s) still ends PROCESSED with exactly one account and one complete event id', async (crashAt) => {
+    const ext = s.ext(`CRASH-${crashAt}`);
+    const crashing = await startCrashingWorker(s, crashAt);
+    expect((await request(s.app.callback()).post('/v2/data-import/accounts/').send(uniqueAccount(ext))).status).toBe(201);
+    expect(await crashing.exited).toBe('SIGKILL');
+
+    // A healthy worker takes over once the heartbeat timeout notices the dead one.
+    await s.startWorker();
+    const record = await eventually(async () => {
+      const r = await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`);
+      return r.body.status === 'PROCESSED' ? r.body : undefined;
+    }, 60_000, 250);
+
+    const accounts = await s.t.db('accounts').where({ external_account_number: ext });
+    expect(accounts).toHaveLength(1);
+    expect(accounts[0].number).toBe(record.kraken_identifier);
+
+    const outboxComplete = await s.t.db('outbox').where({ event_type: 'data_import.import_process.complete' }).whereRaw(`envelope->'data'->>'external_identifier' = ?`, [ext]);
+    expect(outboxComplete).toHaveLength(1);
+    const onStream = await eventually(async () => {
+      const all = await readStream(s.nc, s.stream, `${s.subjectPrefix}.data_import.import_process.complete.v1`);
+      const mine = all.filter((e) => (e.envelope.data as { external_identifier: string }).external_identifier === ext);
+      return mine.length > 0 ? mine : undefined;
+    });
+    expect(onStream).toHaveLength(1);
+    expect(onStream[0]!.envelope.id).toBe(outboxComplete[0].event_id);
+  }, 120_000);
+});

@@ -1,0 +1,50 @@
+/**
+ * A worker process that dies (SIGKILL, no cleanup) inside the create activity: after the
+ * transaction committed (CRASH_AT=after-commit) or a few milliseconds into it (CRASH_AT=during).
+ * Run with tsx by test/integration/importCrash.test.ts.
+ */
+import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
+import pino from 'pino';
+import { createDb } from '../../db/knex';
+import { ReferenceDataCache } from '../../account/referenceDataCache';
+import { databaseValidator } from '../../lib/validation';
+import { createWorker } from '../../worker/createWorker';
+import type { ImportRef } from '../../activities';
+
+async function main() {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const env = process.env;
+  const db = createDb(env.DATABASE_URL!, 4);
+  const cache = new ReferenceDataCache(db);
+  await cache.start();
+  const connection = await NativeConnection.connect({ address: env.TEMPORAL_ADDRESS! });
+  const worker = await createWorker({
+    connection,
+    namespace: 'default',
+    taskQueue: env.TASK_QUEUE!,
+    db,
+    validator: databaseValidator({ db, cache }),
+    subjectPrefix: env.SUBJECT_PREFIX!,
+    log: pino({ level: 'silent' }),
+    wrapActivities: (a) => ({
+      ...a,
+      createAccount: async (ref: ImportRef) => {
+        const create = a.createAccount as (r: ImportRef) => Promise<unknown>;
+        if (env.CRASH_AT === 'during') {
+          setTimeout(() => process.kill(process.pid, 'SIGKILL'), 3);
+          return create(ref);
+        }
+        await create(ref);
+        process.kill(process.pid, 'SIGKILL');
+        return new Promise(() => undefined);
+      },
+    }),
+  });
+  process.stdout.write('ready\n');
+  await worker.run();
+}
+
+main().catch((err) => {
+  process.stderr.write(String(err));
+  process.exit(1);
+});
