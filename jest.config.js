@@ -3,6 +3,8 @@ const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescri
 module.exports = {
   transform: { '^.+\\.ts$': swc },
   testEnvironment: 'node',
+  // Integration tests wait on real servers; unit tests finish in milliseconds anyway.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',

@@ -51,6 +51,7 @@ export class OutboxRelay {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private backoffMs = 0;
+  private statusWatch: { stop?: () => void } | null = null;
 
   constructor(private readonly o: RelayOptions) {
     this.js = jetstream(o.nc, { timeout: o.publishTimeoutMs ?? 5000 });
@@ -59,14 +60,35 @@ export class OutboxRelay {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.watchNats();
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.statusWatch?.stop?.();
+    this.statusWatch = null;
     this.wake?.();
     await this.loop;
     await this.closeListener();
+  }
+
+  /**
+   * After an outage the backoff may have grown to MAX_BACKOFF_MS; without this, the backlog
+   * would wait up to that long after NATS is back. A reconnect resets the backoff and wakes the loop.
+   */
+  private watchNats(): void {
+    const it = this.o.nc.status();
+    this.statusWatch = it as { stop?: () => void };
+    (async () => {
+      for await (const s of it) {
+        if (!this.running) break;
+        if (s.type === 'reconnect') {
+          this.backoffMs = 0;
+          this.wake?.();
+        }
+      }
+    })().catch(() => undefined);
   }
 
   /** Publishes everything pending now (used by tests and by shutdown); returns how many were acked. */

@@ -133,9 +133,13 @@ export function loadConfig(env: Env = process.env) {
     },
     auth: {
       signingKey: signingKey ?? 'development-only-signing-key-do-not-use-in-production',
-      tokenTtlSeconds: int(env, 'AUTH_TOKEN_TTL_SECONDS', 3600, 60),
+      tokenTtlSeconds: int(env, 'AUTH_TOKEN_TTL_SECONDS', 3600, 1),
       refreshTtlSeconds: int(env, 'AUTH_REFRESH_TTL_SECONDS', 7 * 24 * 3600, 60),
       rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1),
+      /** Default: ten seconds' worth of the per-minute rate may arrive at once. */
+      rateLimitBurst: int(env, 'RATE_LIMIT_BURST', Math.max(1, Math.ceil(int(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1) / 6)), 1),
+      /** How long an API key's revocation state and its organisation's grant may be reused per replica. */
+      grantCacheMs: int(env, 'AUTH_GRANT_CACHE_MS', 1000, 0, 60_000),
     },
   };
   if (config.nats.maxAgeMs > 0 && config.nats.duplicateWindowMs > config.nats.maxAgeMs) {

@@ -101,7 +101,10 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
     progress.status = status;
     progress.step = step;
     setCurrentDetails(`**${status}** — ${step}\n\nImport supplier: ${input.importSupplier}\n\nExternal account number: ${input.externalAccountNumber}\n\nRun: ${input.run}`);
-    if (workflowInfo().typedSearchAttributes.get(ImportStatusKey) !== status) {
+    // Kept current only on executions started with it (every start by the service is): a
+    // namespace without the attribute registered would fail the workflow task.
+    const current = workflowInfo().typedSearchAttributes.get(ImportStatusKey);
+    if (current !== undefined && current !== status) {
       upsertSearchAttributes([{ key: ImportStatusKey, value: status }]);
     }
   };

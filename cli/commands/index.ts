@@ -1,6 +1,23 @@
 import type { Command } from 'commander';
+import * as registrations from './registrations';
+import * as importSuppliers from './importSuppliers';
+import * as organisations from './organisations';
+import * as apiKeys from './apiKeys';
+import * as referenceData from './referenceData';
+import * as imports from './imports';
+import * as generate from './generate';
+import * as migrate from './migrate';
 
 /** Each command module registers one group of subcommands on the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commandModules: RegisterCommand[] = [];
+export const commandModules: RegisterCommand[] = [
+  registrations.register,
+  importSuppliers.register,
+  organisations.register,
+  apiKeys.register,
+  referenceData.register,
+  imports.register,
+  generate.register,
+  migrate.register,
+];

@@ -180,26 +180,26 @@ export function accountFromRows(account: Row, rows: LoadedRows, references: Row[
   // customers, supply_addresses, meter_points and meters are required arrays (account/schema.ts):
   // always written back, even empty.
   out.customers = (rows.account_users ?? []).map((u) => {
-      const c = only(u, PERSON_FIELDS);
-      withList(
-        c,
-        'psr',
-        (psrByUser.get(u.id as number) ?? []).map((p) =>
-          only(p, ['elec_industry_code', 'gas_industry_code', 'effective_from']),
-        ),
-      );
-      const prefs = prefsByUser.get(u.id as number)?.[0];
-      if (prefs) {
-        c.customer_preferences = only(prefs, [
-          'opted_into_sms',
-          'opted_into_recommended',
-          'opted_into_updates',
-          'opted_into_third_parties',
-          'opted_into_offers',
-          'is_user_psr_consent_obtained',
-        ]);
-      }
-      return c;
+    const c = only(u, PERSON_FIELDS);
+    withList(
+      c,
+      'psr',
+      (psrByUser.get(u.id as number) ?? []).map((p) =>
+        only(p, ['elec_industry_code', 'gas_industry_code', 'effective_from']),
+      ),
+    );
+    const prefs = prefsByUser.get(u.id as number)?.[0];
+    if (prefs) {
+      c.customer_preferences = only(prefs, [
+        'opted_into_sms',
+        'opted_into_recommended',
+        'opted_into_updates',
+        'opted_into_third_parties',
+        'opted_into_offers',
+        'is_user_psr_consent_obtained',
+      ]);
+    }
+    return c;
   });
 
   const adminsByProperty = childrenOf(rows, 'property_administrators', 'property_id');
@@ -271,20 +271,20 @@ export function accountFromRows(account: Row, rows: LoadedRows, references: Row[
   };
 
   out.supply_addresses = (rows.properties ?? []).map((p) => {
-      const id = p.id as number;
-      const s = only(p, [
-        'supply_address1',
-        'supply_address2',
-        'supply_address3',
-        'supply_address4',
-        'supply_address5',
-        'supply_postcode',
-        'is_landlord',
-        'customer_at_supply_address_from_date',
-      ]);
-      s.meter_points = (pointsByProperty.get(id) ?? []).map(meterPoint);
-      withList(s, 'property_administrators', (adminsByProperty.get(id) ?? []).map((a) => only(a, PERSON_FIELDS)));
-      return s;
+    const id = p.id as number;
+    const s = only(p, [
+      'supply_address1',
+      'supply_address2',
+      'supply_address3',
+      'supply_address4',
+      'supply_address5',
+      'supply_postcode',
+      'is_landlord',
+      'customer_at_supply_address_from_date',
+    ]);
+    s.meter_points = (pointsByProperty.get(id) ?? []).map(meterPoint);
+    withList(s, 'property_administrators', (adminsByProperty.get(id) ?? []).map((a) => only(a, PERSON_FIELDS)));
+    return s;
   });
 
   const transactionsByLedger = childrenOf(rows, 'ledger_transactions', 'ledger_id');

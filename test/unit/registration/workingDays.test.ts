@@ -27,7 +27,7 @@ describe('the England and Wales working-day calendar', () => {
     expect(isWorkingDay('2020-05-04')).toBe(true);
   });
 
-  it('treats weekends as non-working and observances (Mother\'s Day Sunday aside) as working', () => {
+  it('treats Saturdays and Sundays as non-working days', () => {
     expect(isWorkingDay('2026-11-21')).toBe(false); // Saturday
     expect(isWorkingDay('2026-11-22')).toBe(false); // Sunday
     expect(isWorkingDay('2026-11-23')).toBe(true);

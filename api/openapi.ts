@@ -1,0 +1,368 @@
+import { AccountSchema, REFERENCED_SCHEMAS } from '../account/schema';
+import { EnvelopeSchema } from '../account/taskParams';
+import { IMPORT_STATUSES } from '../db/stores/importProcesses';
+import type { ErrorCode } from './errors';
+import { GRAPHQL_BODY_LIMIT_BYTES } from './routes/graphql';
+import { TOKEN_ERRORS } from '../auth/tokens';
+
+/**
+ * The OpenAPI 3.1 document of the REST API and the GraphQL token endpoint, built from the same
+ * schema data the validator compiles (account/schema.ts, account/taskParams.ts) and the one list
+ * of error codes (api/errors.ts), so the document cannot drift from the code.
+ *
+ * Every sub-schema that carries an `$id` (`https://schemas.data-import/account/<Name>.json`)
+ * becomes `#/components/schemas/<Name>` and is referenced from where it was nested: tools that do
+ * not resolve `$id` URIs still find every schema.
+ */
+
+const ID = /^https:\/\/schemas\.data-import\/account\/([A-Za-z0-9]+)\.json$/;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** A JSON copy without TypeBox's symbol keys, with nested `$id` schemas hoisted into `into`. */
+function hoist(schema: unknown, into: Record<string, unknown>): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => hoist(s, into));
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema as Record<string, unknown>)) {
+    if (k === '$id') continue;
+    if (k === '$ref' && typeof v === 'string' && ID.test(v)) {
+      out.$ref = ref(ID.exec(v)![1]!).$ref;
+      continue;
+    }
+    // `metadata[].value` is free-form: its keys are data, not schema keywords.
+    out[k] = k === 'properties' || k === '$defs' ? mapValues(v as Record<string, unknown>, (x) => hoist(x, into)) : hoist(v, into);
+  }
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id === 'string' && ID.test(id)) {
+    const name = ID.exec(id)![1]!;
+    into[name] = out;
+    return ref(name);
+  }
+  return out;
+}
+
+function mapValues(o: Record<string, unknown>, f: (v: unknown) => unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
+}
+
+/** Codes answered with one status: a typed list, checked against ERROR_CODES. */
+function codesOf(...codes: ErrorCode[]): ErrorCode[] {
+  return codes;
+}
+
+function errorSchema(codes: ErrorCode[], description?: string) {
+  return {
+    type: 'object',
+    description,
+    required: ['detail', 'code'],
+    additionalProperties: false,
+    properties: { detail: { type: 'string', description: 'Human-readable; wording may change.' }, code: { type: 'string', enum: codes } },
+  };
+}
+
+function importProcessError(codes: ErrorCode[]) {
+  return {
+    type: 'object',
+    required: ['code', 'detail', 'domain'],
+    additionalProperties: false,
+    properties: { code: { type: 'string', enum: codes }, detail: { type: 'string' }, domain: { type: 'string', const: 'import_process' } },
+  };
+}
+
+function json(schema: unknown, description: string, headers?: Record<string, unknown>) {
+  return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } };
+}
+
+const CHALLENGE_HEADER = { 'WWW-Authenticate': { description: 'Always `Token`.', schema: { type: 'string', const: 'Token' } } };
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before the next call.', schema: { type: 'integer', minimum: 1 } } };
+
+/** Responses every authenticated data-import operation may give. */
+const COMMON_RESPONSES = {
+  NotAuthenticated: json(errorSchema(codesOf('not_authenticated', 'authentication_failed')), 'Missing credentials (`not_authenticated`), or an invalid, tampered, expired or revoked token (`authentication_failed`).', CHALLENGE_HEADER),
+  MethodNotAllowed: json(errorSchema(codesOf('method_not_allowed')), 'The path exists, not with this method.'),
+  PayloadTooLarge: json(errorSchema(codesOf('payload_too_large')), 'The body is larger than the configured limit (BODY_LIMIT, default 10 MB).'),
+  UnsupportedMediaType: json(errorSchema(codesOf('unsupported_media_type')), 'The body is not application/json.'),
+  Throttled: json(errorSchema(codesOf('throttled')), "The organisation's rate limit is used up (RATE_LIMIT_PER_MINUTE per API replica).", RETRY_AFTER),
+  InternalError: json(errorSchema(codesOf('internal_error')), 'A bug of ours; the request id (X-Request-Id) finds it in the logs.'),
+  Unavailable: json(errorSchema(codesOf('service_unavailable', 'request_timeout')), 'A dependency is unreachable, or the request took longer than REQUEST_TIMEOUT_MS.'),
+};
+const common = (withBody: boolean) => ({
+  '401': { $ref: '#/components/responses/NotAuthenticated' },
+  '405': { $ref: '#/components/responses/MethodNotAllowed' },
+  ...(withBody ? { '413': { $ref: '#/components/responses/PayloadTooLarge' }, '415': { $ref: '#/components/responses/UnsupportedMediaType' } } : {}),
+  '429': { $ref: '#/components/responses/Throttled' },
+  '500': { $ref: '#/components/responses/InternalError' },
+  '503': { $ref: '#/components/responses/Unavailable' },
+});
+
+const ISSUE = {
+  type: 'object',
+  required: ['detail', 'code', 'attr'],
+  additionalProperties: false,
+  properties: {
+    detail: { type: 'string' },
+    code: { type: 'string', description: 'Stable; see RULES.md for the list of validation codes.' },
+    attr: { type: 'string', description: 'Dot path to the input (`customers.0.landline`), or `non_field_errors`.' },
+  },
+};
+
+function responseSchemas() {
+  return {
+    Issue: ISSUE,
+    Warnings: { type: 'object', required: ['warnings'], additionalProperties: false, properties: { warnings: { type: 'array', items: ref('Issue') } } },
+    ParseError: errorSchema(codesOf('parse_error'), 'Malformed JSON, a body that is not a JSON object, or no body.'),
+    AccountValidationFailed: {
+      type: 'object',
+      required: ['detail', 'code', 'errors'],
+      additionalProperties: false,
+      properties: { detail: { type: 'string' }, code: { type: 'string', enum: codesOf('account_failed_validation') }, errors: { type: 'array', items: ref('Issue') } },
+    },
+    ImportProcessError: importProcessError(codesOf('import_process_failed_validation', 'import_supplier_migration_not_ongoing')),
+    ImportProcessConflict: importProcessError(codesOf('import_process_in_progress')),
+    AlreadyImported: {
+      type: 'object',
+      required: ['non_field_errors', 'account_id'],
+      additionalProperties: false,
+      properties: {
+        non_field_errors: {
+          type: 'object',
+          required: ['detail', 'code'],
+          additionalProperties: false,
+          properties: { detail: { type: 'string' }, code: { type: 'string', enum: codesOf('account_import_process_already_imported') } },
+        },
+        account_id: { type: 'string', description: 'The platform account number of the imported account.' },
+      },
+    },
+    NotFound: errorSchema(codesOf('not_found')),
+    ProcessError: {
+      type: ['object', 'null'],
+      required: ['code', 'detail', 'domain'],
+      properties: { code: { type: 'string' }, detail: { type: 'string' }, domain: { type: 'string' } },
+    },
+    ImportProcess: {
+      type: 'object',
+      required: ['status', 'kraken_identifier', 'created_at', 'modified_at', 'latest_event', 'latest_error'],
+      additionalProperties: false,
+      properties: {
+        status: { type: 'string', enum: [...IMPORT_STATUSES] },
+        kraken_identifier: { type: ['string', 'null'], description: 'Null until PROCESSED; then the platform account number.' },
+        created_at: { type: 'string', format: 'date-time' },
+        modified_at: { type: 'string', format: 'date-time' },
+        latest_event: {
+          type: 'object',
+          required: ['event', 'occurred_at', 'data'],
+          properties: { event: { type: 'string' }, occurred_at: { type: 'string', format: 'date-time' }, data: ref('ProcessError') },
+        },
+        latest_error: ref('ProcessError'),
+      },
+    },
+    QueryValidationFailed: {
+      type: 'object',
+      required: ['detail', 'code', 'errors'],
+      additionalProperties: false,
+      properties: { detail: { type: 'string' }, code: { type: 'string', enum: codesOf('validation_error') }, errors: { type: 'array', items: ref('Issue') } },
+    },
+    RegistrationResult: {
+      type: 'object',
+      required: ['import_supplier_code', 'external_account_number', 'meter_points'],
+      properties: {
+        import_supplier_code: { type: 'string' },
+        external_account_number: { type: 'string' },
+        meter_points: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['mpxn', 'status'],
+            properties: {
+              mpxn: { type: 'string', description: 'Meter point number (MPAN or MPRN).' },
+              status: { type: 'string', enum: ['REGISTRATION_FLOW_SUCCESS', 'REGISTRATION_FLOW_ERROR'] },
+              error_detail: { type: 'string', description: 'Present when status is REGISTRATION_FLOW_ERROR.' },
+            },
+          },
+        },
+      },
+    },
+    RegistrationNotFound: {
+      type: 'object',
+      required: ['error_detail', 'import_supplier_code', 'external_account_number'],
+      properties: { error_detail: { type: 'string' }, import_supplier_code: { type: 'string' }, external_account_number: { type: 'string' } },
+    },
+    GraphQLRequest: {
+      type: 'object',
+      required: ['query'],
+      properties: { query: { type: 'string' }, variables: { type: ['object', 'null'] }, operationName: { type: ['string', 'null'] } },
+    },
+    GraphQLResponse: {
+      type: 'object',
+      properties: {
+        data: { type: ['object', 'null'], description: '`obtainKrakenToken`: `{token, refreshToken, refreshExpiresIn, payload}`.' },
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['message'],
+            properties: {
+              message: { type: 'string' },
+              extensions: {
+                type: 'object',
+                properties: {
+                  errorCode: { type: 'string', enum: [...Object.keys(TOKEN_ERRORS), 'internal_error'] },
+                  errorType: { type: 'string' },
+                  errorDescription: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+const supplierParam = (name: string) => ({ name, in: 'path', required: true, description: 'Import supplier code.', schema: { type: 'string', maxLength: 64 } });
+const externalParam = (name: string) => ({ name, in: 'path', required: true, description: "The caller's account identifier.", schema: { type: 'string', maxLength: 128 } });
+const security = [{ Token: [] }];
+const accountBody = {
+  required: true,
+  description: 'An Account, or the envelope `{payload: Account, task_params}` (an Account has no field `payload`, so the two never collide).',
+  content: { 'application/json': { schema: { oneOf: [ref('Account'), ref('Envelope')] } } },
+};
+
+export function buildOpenApiDocument(): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {};
+  for (const s of REFERENCED_SCHEMAS) hoist(s, schemas);
+  hoist(AccountSchema, schemas);
+  hoist(EnvelopeSchema, schemas);
+  // The envelope's payload is validated as an Account (separately, to keep Account-relative attrs).
+  const envelope = schemas.Envelope as { properties: Record<string, unknown> };
+  envelope.properties.payload = ref('Account');
+  Object.assign(schemas, responseSchemas());
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Account data-import API',
+      version: '1.0.0',
+      description:
+        'Validate, import and follow account imports; send registration flows. Authenticate with a token from `POST /v1/graphql/` (`obtainKrakenToken`) sent as `Authorization: Token <token>`; see docs/authentication.md.',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: '/' }],
+    tags: [{ name: 'accounts' }, { name: 'registrations' }, { name: 'authentication' }, { name: 'operations' }],
+    paths: {
+      '/v2/data-import/accounts/validate/': {
+        post: {
+          operationId: 'validateAccount',
+          tags: ['accounts'],
+          summary: 'Validate an account; creates nothing.',
+          security,
+          requestBody: accountBody,
+          responses: {
+            '200': json(ref('Warnings'), 'Valid; the warnings do not stop an import.'),
+            '400': json({ oneOf: [ref('AccountValidationFailed'), ref('ParseError')] }, 'Every error of the payload (`account_failed_validation`), or an unreadable body (`parse_error`). A supplier outside your grant is reported as `import_supplier_not_found`.'),
+            ...common(true),
+          },
+        },
+      },
+      '/v2/data-import/accounts/': {
+        post: {
+          operationId: 'createAccount',
+          tags: ['accounts'],
+          summary: 'Validate, then schedule the import of an account.',
+          security,
+          requestBody: accountBody,
+          responses: {
+            '201': json(ref('Warnings'), 'Scheduled; follow it with the status operation.'),
+            '400': json({ oneOf: [ref('ImportProcessError'), ref('AlreadyImported'), ref('ParseError')] }, 'Invalid (`import_process_failed_validation`: run validate for the details), supplier not accepting migrations (`import_supplier_migration_not_ongoing`), already imported (`account_import_process_already_imported`), or an unreadable body.'),
+            '409': json(ref('ImportProcessConflict'), 'An import of this account is PENDING or IN_PROGRESS (`import_process_in_progress`).'),
+            ...common(true),
+          },
+        },
+      },
+      '/v2/data-import/accounts/{import_supplier_code}/{external_account_number}/': {
+        get: {
+          operationId: 'getImportStatus',
+          tags: ['accounts'],
+          summary: 'The import process of an account.',
+          security,
+          parameters: [supplierParam('import_supplier_code'), externalParam('external_account_number')],
+          responses: {
+            '200': json(ref('ImportProcess'), 'The import process record.'),
+            '404': json(ref('NotFound'), 'No such import process, or the supplier is outside your grant.'),
+            ...common(false),
+          },
+        },
+      },
+      '/v1/data-import/send-registration-flows/{import_supplier_code}/{external_account_number}/': {
+        post: {
+          operationId: 'sendRegistrationFlows',
+          tags: ['registrations'],
+          summary: 'Mark the meter points of an imported account for registration with the industry.',
+          security,
+          parameters: [
+            supplierParam('import_supplier_code'),
+            externalParam('external_account_number'),
+            { name: 'supply_start_date', in: 'query', required: false, description: 'Supply start date of the flows; default the earliest valid date.', schema: { type: 'string', format: 'date' } },
+          ],
+          responses: {
+            '200': json({ type: 'array', items: ref('RegistrationResult') }, 'One record per account; a later downstream failure is still possible.'),
+            '400': json(ref('QueryValidationFailed'), 'A malformed query parameter (`validation_error`).'),
+            '404': json({ type: 'array', items: ref('RegistrationNotFound') }, 'No imported account, no meter points to register, or the supplier is outside your grant.'),
+            ...common(false),
+          },
+        },
+      },
+      '/v1/graphql/': {
+        post: {
+          operationId: 'graphql',
+          tags: ['authentication'],
+          summary: 'GraphQL: `mutation { obtainKrakenToken(input: {APIKey: "..."}) { token refreshToken refreshExpiresIn payload } }`; also `input: {refreshToken: "..."}`.',
+          description: `Failures are GraphQL errors with extensions.errorCode: ${Object.entries(TOKEN_ERRORS).map(([c, d]) => `${c} (${d})`).join(', ')}. Bodies over ${GRAPHQL_BODY_LIMIT_BYTES} bytes answer 413.`,
+          security: [],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
+          responses: {
+            '200': json(ref('GraphQLResponse'), 'Executed; failures of the mutation are in `errors`.'),
+            '400': json(ref('GraphQLResponse'), 'Malformed JSON, no query; with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
+            '413': { $ref: '#/components/responses/PayloadTooLarge' },
+            '415': { description: 'Not application/json.' },
+          },
+        },
+      },
+      '/healthz': {
+        get: { operationId: 'liveness', tags: ['operations'], security: [], responses: { '200': json({ type: 'object', properties: { status: { const: 'ok' } } }, 'The process is alive.') } },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'readiness',
+          tags: ['operations'],
+          security: [],
+          responses: {
+            '200': json({ type: 'object', properties: { status: { const: 'ready' }, checks: { type: 'object' } } }, 'Every dependency answers.'),
+            '503': json({ type: 'object', properties: { status: { const: 'unavailable' }, code: { type: 'string', enum: codesOf('service_unavailable') }, detail: { type: 'string' }, checks: { type: 'object' } } }, 'A dependency does not answer.'),
+          },
+        },
+      },
+      '/metrics': {
+        get: { operationId: 'metrics', tags: ['operations'], security: [], responses: { '200': { description: 'Prometheus metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } } },
+      },
+      '/openapi.json': {
+        get: { operationId: 'openApiDocument', tags: ['operations'], security: [], responses: { '200': json({ type: 'object' }, 'This document.') } },
+      },
+      '/asyncapi.json': {
+        get: { operationId: 'asyncApiDocument', tags: ['operations'], security: [], responses: { '200': json({ type: 'object' }, 'The AsyncAPI 3.0 document of the events.') } },
+      },
+    },
+    components: {
+      schemas,
+      responses: COMMON_RESPONSES,
+      securitySchemes: {
+        Token: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: '`Token <token>` (also `JWT <token>` or the bare token), the token from obtainKrakenToken.',
+        },
+      },
+    },
+  };
+}

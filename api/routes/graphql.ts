@@ -1,0 +1,127 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import {
+  GraphQLError,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLSchema,
+  GraphQLString,
+} from 'graphql';
+import { createHandler } from 'graphql-http';
+import type { Logger } from '../../lib/logger';
+import { HttpError } from '../errors';
+import { TokenError, TokenService, IssuedToken, TOKEN_ERRORS, TokenErrorCode } from '../../auth/tokens';
+
+/** Token requests and introspection queries are a few kilobytes; nothing bigger is read. */
+export const GRAPHQL_BODY_LIMIT_BYTES = 64 * 1024;
+
+const GenericScalar = new GraphQLScalarType({
+  name: 'GenericScalar',
+  description: 'Any JSON value (here: the claims of the token).',
+});
+
+const ObtainJSONWebTokenInput = new GraphQLInputObjectType({
+  name: 'ObtainJSONWebTokenInput',
+  description: 'Exactly one of APIKey (the organisation API key) or refreshToken (from an earlier answer).',
+  fields: {
+    APIKey: { type: GraphQLString, description: 'The organisation API key issued by the service operator.' },
+    refreshToken: { type: GraphQLString, description: 'A refresh token of an earlier answer; each is accepted once.' },
+  },
+});
+
+const ObtainJSONWebToken = new GraphQLObjectType<IssuedToken>({
+  name: 'ObtainJSONWebToken',
+  fields: {
+    token: { type: new GraphQLNonNull(GraphQLString), description: 'Send as `Authorization: Token <token>` to the REST API.' },
+    refreshToken: { type: GraphQLString, description: 'Obtains the next token without the API key; rotated: each refresh token works once.' },
+    refreshExpiresIn: { type: GraphQLInt, description: 'Unix time (seconds) at which the refresh token expires.' },
+    payload: { type: new GraphQLNonNull(GenericScalar), description: 'The claims of the token (sub: key id, org, iat, exp, jti, iss).' },
+  },
+});
+
+/** Kraken's error shape: `extensions.errorCode` is the stable part. */
+function tokenGraphQLError(code: TokenErrorCode): GraphQLError {
+  const message = code === 'KT-CT-1139' ? 'Authentication failed.' : 'Invalid data.';
+  return new GraphQLError(message, { extensions: { errorType: 'VALIDATION', errorCode: code, errorDescription: TOKEN_ERRORS[code] } });
+}
+
+export function buildTokenSchema(tokens: TokenService, log?: Logger): GraphQLSchema {
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({
+      name: 'Query',
+      fields: {
+        // GraphQL requires a query root; the service's only operation is the mutation.
+        ping: { type: new GraphQLNonNull(GraphQLString), resolve: () => 'pong' },
+      },
+    }),
+    mutation: new GraphQLObjectType({
+      name: 'Mutation',
+      fields: {
+        obtainKrakenToken: {
+          type: ObtainJSONWebToken,
+          description: 'Exchanges an API key, or a refresh token, for an access token and a new refresh token.',
+          args: { input: { type: new GraphQLNonNull(ObtainJSONWebTokenInput) } },
+          resolve: async (_root, args: { input: { APIKey?: string | null; refreshToken?: string | null } }) => {
+            const { APIKey, refreshToken } = args.input;
+            try {
+              if (APIKey && refreshToken) throw new TokenError('KT-CT-1139');
+              if (APIKey) return await tokens.obtainWithApiKey(APIKey);
+              if (refreshToken) return await tokens.obtainWithRefreshToken(refreshToken);
+              throw new TokenError('KT-CT-1139');
+            } catch (err) {
+              if (err instanceof TokenError) throw tokenGraphQLError(err.code);
+              // Infrastructure failure: logged here, never shown (no stack or SQL in the answer).
+              log?.error({ err }, 'obtainKrakenToken failed');
+              throw new GraphQLError('Internal server error.', { extensions: { errorType: 'APPLICATION', errorCode: 'internal_error' } });
+            }
+          },
+        },
+      },
+    }),
+  });
+}
+
+/**
+ * `POST /v1/graphql/` (and GET for queries, GraphQL over HTTP): the token endpoint. Served by
+ * graphql-http, so malformed JSON, a missing or unparsable query, and unknown fields answer
+ * GraphQL's own `{errors: [...]}` shape with 400, never a 500. Introspection is on.
+ */
+export function graphqlRouter(deps: { tokens: TokenService; log?: Logger; bodyLimitBytes?: number }): Router {
+  const limit = deps.bodyLimitBytes ?? GRAPHQL_BODY_LIMIT_BYTES;
+  const handle = createHandler<unknown, undefined>({ schema: buildTokenSchema(deps.tokens, deps.log) });
+  const r = new Router();
+  r.all('/v1/graphql/', async (ctx) => {
+    const body = ctx.method === 'POST' ? await readText(ctx, limit) : undefined;
+    const [resBody, init] = await handle({
+      method: ctx.method,
+      url: ctx.url,
+      headers: ctx.headers,
+      body: body ?? null,
+      raw: ctx.req,
+      context: undefined,
+    });
+    for (const [name, value] of Object.entries(init.headers ?? {})) ctx.set(name, String(value));
+    // A null body would make Koa answer 204: every answer carries GraphQL's error shape instead.
+    ctx.body = resBody ?? JSON.stringify({ errors: [{ message: init.statusText ?? 'Bad request' }] });
+    if (resBody === null) ctx.type = 'application/json';
+    ctx.status = init.status;
+  });
+  return r;
+}
+
+async function readText(ctx: Context, limit: number): Promise<string> {
+  if (ctx.request.length !== undefined && ctx.request.length > limit) {
+    throw new HttpError('payload_too_large', `The body exceeds ${limit} bytes.`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError('payload_too_large', `The body exceeds ${limit} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,126 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { CliError } from '../main';
+import { print, printErr } from '../context';
+import { integerIn, withExamples } from '../format';
+import {
+  allSucceeded,
+  AuthError,
+  DEFAULT_API_URL,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_POLL_INTERVAL_MS,
+  formatSummary,
+  MigrationError,
+  runMigration,
+  type MigrationMode,
+} from '../migrate';
+
+/**
+ * `data-import migrate`: pushes a book through the HTTP API (cli/migrate/run.ts does the work).
+ * Exit codes: 0 every account PROCESSED (or valid / dry run succeeded), 2 finished with failed or
+ * unfinished accounts (see the report), 130 interrupted (Ctrl-C; run the same command again to
+ * resume), 1 the run could not proceed (bad options, input missing, credentials refused).
+ */
+
+interface MigrateOptions {
+  input: string;
+  apiUrl: string;
+  apiKey?: string;
+  concurrency: number;
+  validateOnly?: boolean;
+  validateFirst?: boolean;
+  state?: string;
+  report?: string;
+  pollInterval: number;
+  timeout?: number;
+  dryRunTasks?: boolean;
+  retryFailed?: boolean;
+  maxRetries: number;
+  progress: 'auto' | 'plain' | 'none';
+}
+
+function minutes(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of minutes.');
+  return n;
+}
+
+function url(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    return value;
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL.');
+  }
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('migrate')
+    .description(
+      'Push a book of accounts (NDJSON or a folder of JSON files) through the HTTP API: validate, create with bounded concurrency, follow every import to its final status, resume after an interruption, and write a report (<prefix>.json and <prefix>.csv).',
+    )
+    .requiredOption('--input <path>', 'NDJSON file (one account per line) or folder of *.json files')
+    .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
+    .addOption(new Option('--api-key <key>', 'organisation API key (omit when the API runs without authentication)').env('DATA_IMPORT_API_KEY'))
+    .option('--concurrency <n>', 'requests in flight at once, for creates and for status polls each', integerIn(1, 1024), DEFAULT_CONCURRENCY)
+    .addOption(new Option('--validate-only', 'only validate every account and report its errors; creates nothing, leaves the state file alone').conflicts('validateFirst'))
+    .option('--validate-first', 'validate each account first and create only the valid ones')
+    .option('--state <file>', 'resumable state file (default: <input>.migrate-state.json)')
+    .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.report)')
+    .option('--poll-interval <ms>', 'milliseconds between two status polls of one account', integerIn(50, 3_600_000), DEFAULT_POLL_INTERVAL_MS)
+    .option('--timeout <minutes>', 'stop after this many minutes (state saved; unfinished accounts are reported as such)', minutes)
+    .option('--dry-run-tasks', 'send every create as a dry-run task: the whole import runs and is rolled back (DRY_RUN_SUCCEEDED / DRY_RUN_ERRORED)')
+    .option('--retry-failed', 'also re-send accounts that an earlier run left VALIDATION_FAILED, ERRORED or CANCELLED')
+    .option('--max-retries <n>', 'retries of a transient failure (network error, 5xx, 503 timeout) before the account is FAILED', integerIn(0, 100), DEFAULT_MAX_RETRIES)
+    .addOption(new Option('--progress <kind>', 'progress on stderr: auto (a bar on a terminal, else a line every 5 s), plain, none').choices(['auto', 'plain', 'none']).default('auto'))
+    .action(async (o: MigrateOptions) => {
+      const mode: MigrationMode = o.validateOnly ? 'validate-only' : o.validateFirst ? 'validate-first' : 'create';
+      const controller = new AbortController();
+      let interrupts = 0;
+      const onSigint = () => {
+        interrupts++;
+        if (interrupts > 1) process.exit(130);
+        printErr('\nstopping: no new accounts are sent; saving the state (Ctrl-C again to quit at once)');
+        controller.abort();
+      };
+      process.on('SIGINT', onSigint);
+      let summary;
+      try {
+        summary = await runMigration({
+          input: o.input,
+          apiUrl: o.apiUrl,
+          apiKey: o.apiKey,
+          concurrency: o.concurrency,
+          mode,
+          statePath: o.state,
+          reportPrefix: o.report,
+          pollIntervalMs: o.pollInterval,
+          timeoutMs: o.timeout !== undefined ? o.timeout * 60_000 : undefined,
+          dryRunTasks: o.dryRunTasks,
+          retryFailed: o.retryFailed,
+          maxRetries: o.maxRetries,
+          progress: o.progress,
+          signal: controller.signal,
+        });
+      } catch (err) {
+        if (err instanceof MigrationError || err instanceof AuthError) throw new CliError(`${err.message} [${err.code}]`);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`input not found: ${o.input}`);
+        throw err;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      print(formatSummary(summary));
+      if (summary.interrupted) {
+        print('run the same command again to resume');
+        throw new CliError('interrupted', 130);
+      }
+      if (!allSucceeded(summary)) throw new CliError(`not every account succeeded: see ${summary.reportCsv}`, 2);
+    });
+  withExamples(cmd, [
+    'data-import migrate --input book.ndjson --validate-only',
+    'DATA_IMPORT_API_KEY=... data-import migrate --input book.ndjson --api-url https://import.example.net --validate-first --concurrency 32',
+    'data-import migrate --input accounts/ --state night-1.state.json --report night-1 --timeout 240',
+  ]);
+}

@@ -1,0 +1,162 @@
+import { Pool } from 'undici';
+import { AbortedError, backoffMs, retryAfterMs, sleep } from './backoff';
+import { AuthError, TokenSource } from './auth';
+
+/**
+ * The three operations of the data-import API that a migration uses, over one keep-alive
+ * connection pool, with the retry policy of the brief:
+ * - network errors and 5xx (503 request_timeout included) are retried with exponential backoff
+ *   and jitter, at most `maxRetries` times; a create is safe to retry because the server answers
+ *   a repeat with 409 (in progress) or 400 already-imported, never a second import;
+ * - 429 waits for Retry-After (or the backoff when absent) and is retried up to MAX_THROTTLED
+ *   times, not counted against `maxRetries` (being told to slow down is not a failure);
+ * - 401 authentication_failed renews the token once and retries.
+ */
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** The request never got an HTTP answer within the retry bound. */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly code = 'network_error',
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiClientOptions {
+  apiUrl: string;
+  apiKey?: string;
+  connections: number;
+  maxRetries: number;
+  backoffBaseMs: number;
+  backoffCapMs: number;
+  signal?: AbortSignal;
+}
+
+export interface ApiCounters {
+  create: number;
+  validate: number;
+  status: number;
+  token: number;
+  retries: number;
+  throttled: number;
+}
+
+const MAX_THROTTLED = 50;
+/** Time allowed for one HTTP exchange; the server's own request timeout is shorter. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+export class ApiClient {
+  readonly counters: ApiCounters = { create: 0, validate: 0, status: 0, token: 0, retries: 0, throttled: 0 };
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly tokens: TokenSource | null;
+
+  constructor(private readonly opts: ApiClientOptions) {
+    const url = new URL(opts.apiUrl);
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(url.origin, {
+      connections: opts.connections,
+      keepAliveTimeout: 30_000,
+      headersTimeout: REQUEST_TIMEOUT_MS,
+      bodyTimeout: REQUEST_TIMEOUT_MS,
+    });
+    this.tokens = opts.apiKey ? new TokenSource(this.pool, `${this.basePath}/v1/graphql/`, opts.apiKey) : null;
+  }
+
+  validate(account: unknown): Promise<ApiResponse> {
+    this.counters.validate++;
+    return this.request('POST', '/v2/data-import/accounts/validate/', account);
+  }
+
+  create(body: unknown): Promise<ApiResponse> {
+    this.counters.create++;
+    return this.request('POST', '/v2/data-import/accounts/', body);
+  }
+
+  status(supplier: string, external: string): Promise<ApiResponse> {
+    this.counters.status++;
+    return this.request('GET', `/v2/data-import/accounts/${encodeURIComponent(supplier)}/${encodeURIComponent(external)}/`);
+  }
+
+  async close(): Promise<void> {
+    this.counters.token = this.tokens?.issued ?? 0;
+    await this.pool.close();
+  }
+
+  private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResponse> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    let failures = 0;
+    let throttled = 0;
+    let renewed = false;
+    for (;;) {
+      if (this.opts.signal?.aborted) throw new AbortedError();
+      let res: ApiResponse;
+      try {
+        const headers: Record<string, string> = { accept: 'application/json' };
+        if (payload !== undefined) headers['content-type'] = 'application/json';
+        if (this.tokens) headers.authorization = await this.tokens.header();
+        const r = await this.pool.request({ method, path: this.basePath + path, headers, body: payload, signal: this.opts.signal });
+        const text = await r.body.text();
+        let parsed: unknown = text;
+        try {
+          parsed = text === '' ? null : JSON.parse(text);
+        } catch {
+          /* a proxy's HTML error page: keep the text */
+        }
+        res = { status: r.statusCode, body: parsed, headers: r.headers };
+      } catch (err) {
+        if (this.opts.signal?.aborted) throw new AbortedError();
+        if (err instanceof AuthError) throw err;
+        if (failures >= this.opts.maxRetries) throw new TransportError(`${method} ${path}: ${(err as Error).message}`);
+        await this.wait(failures++);
+        continue;
+      }
+      if (res.status === 429 && throttled < MAX_THROTTLED) {
+        throttled++;
+        this.counters.throttled++;
+        await sleep(retryAfterMs(res.headers['retry-after']) ?? backoffMs(throttled, this.opts.backoffBaseMs, this.opts.backoffCapMs), this.opts.signal);
+        continue;
+      }
+      if (res.status >= 500 && failures < this.opts.maxRetries) {
+        await this.wait(failures++);
+        continue;
+      }
+      if (res.status === 401 && this.tokens && !renewed) {
+        renewed = true;
+        await this.tokens.forceRenew();
+        continue;
+      }
+      return res;
+    }
+  }
+
+  private async wait(attempt: number): Promise<void> {
+    this.counters.retries++;
+    await sleep(backoffMs(attempt, this.opts.backoffBaseMs, this.opts.backoffCapMs), this.opts.signal);
+  }
+}
+
+/** `code` of an error body (`{code}`, or the already-imported `{non_field_errors: {code}}`). */
+export function errorCode(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as { code?: unknown; non_field_errors?: { code?: unknown } };
+  if (typeof b.code === 'string') return b.code;
+  if (typeof b.non_field_errors?.code === 'string') return b.non_field_errors.code;
+  return undefined;
+}
+
+export function errorDetail(body: unknown): string {
+  if (typeof body === 'string') return body.slice(0, 300);
+  if (typeof body !== 'object' || body === null) return '';
+  const b = body as { detail?: unknown; non_field_errors?: { detail?: unknown } };
+  if (typeof b.detail === 'string') return b.detail;
+  if (typeof b.non_field_errors?.detail === 'string') return b.non_field_errors.detail;
+  return '';
+}

@@ -1,0 +1,77 @@
+import cliProgress from 'cli-progress';
+
+/**
+ * Live progress on stderr: a cli-progress bar (counts per status, accounts/s, ETA) when stderr
+ * is a terminal; otherwise (cron, CI, `2> file`) one plain line every PLAIN_EVERY_MS.
+ */
+export interface ProgressSource {
+  /** Records in the input (null while unknown). */
+  total(): number | null;
+  /** Records with a final outcome so far (this run and skipped ones). */
+  done(): number;
+  counts(): Record<string, number>;
+  /** Accounts submitted and being followed. */
+  following(): number;
+}
+
+export interface Progress {
+  stop(): void;
+}
+
+const PLAIN_EVERY_MS = 5_000;
+const BAR_EVERY_MS = 250;
+
+function statusText(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([s, n]) => `${s} ${n}`)
+    .join(' · ');
+}
+
+export function startProgress(kind: 'auto' | 'plain' | 'none', source: ProgressSource, log: (line: string) => void): Progress {
+  if (kind === 'none') return { stop() {} };
+  const started = Date.now();
+  const rate = () => {
+    const s = (Date.now() - started) / 1000;
+    return s > 0 ? Math.round((source.done() / s) * 10) / 10 : 0;
+  };
+  if (kind === 'auto' && process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format: '{bar} {value}/{total} | {rate}/s | ETA {eta_formatted} | following {following} | {statuses}',
+        hideCursor: true,
+        etaBuffer: 200,
+        fps: 4,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(source.total() ?? 0, 0, { rate: 0, following: 0, statuses: '' });
+    const timer = setInterval(() => {
+      bar.setTotal(source.total() ?? 0);
+      bar.update(source.done(), { rate: rate(), following: source.following(), statuses: statusText(source.counts()) });
+    }, BAR_EVERY_MS);
+    return {
+      stop() {
+        clearInterval(timer);
+        bar.update(source.done(), { rate: rate(), following: source.following(), statuses: statusText(source.counts()) });
+        bar.stop();
+      },
+    };
+  }
+  const line = () => {
+    const total = source.total();
+    const done = source.done();
+    const r = rate();
+    const eta = total !== null && r > 0 ? ` ETA ${Math.round((total - done) / r)} s` : '';
+    log(`progress: ${done}/${total ?? '?'} done, ${r}/s,${eta} following ${source.following()} | ${statusText(source.counts())}`);
+  };
+  const timer = setInterval(line, PLAIN_EVERY_MS);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/** Shapes shared by the parts of `data-import migrate`. */
+
+/** Statuses of the import status operation (spec "Import process status"). */
+export const API_STATUSES = ['PENDING', 'IN_PROGRESS', 'PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'] as const;
+export type ApiStatus = (typeof API_STATUSES)[number];
+
+/** Statuses after which the status operation changes no more (until a new create). */
+export const TERMINAL_API_STATUSES: readonly ApiStatus[] = ['PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'];
+
+/**
+ * What the client knows of an account. The API statuses, plus:
+ * - SUBMITTED: create accepted (201) or already under way (409); not polled yet;
+ * - VALID: --validate-only found no error;
+ * - VALIDATION_FAILED: the account has validation errors (the report lists them);
+ * - FAILED: any other failure (transient failures after the retry bound, unexpected answers);
+ *   a re-run retries it;
+ * - PARSE_ERROR: the input line or file is not a JSON account;
+ * - DUPLICATE_IN_INPUT: a second record with an external account number already seen in this run;
+ * - NOT_SUBMITTED: the run stopped (Ctrl-C, --timeout) before this account was sent.
+ */
+export type AccountStatus = ApiStatus | 'SUBMITTED' | 'VALID' | 'VALIDATION_FAILED' | 'FAILED' | 'PARSE_ERROR' | 'DUPLICATE_IN_INPUT' | 'NOT_SUBMITTED';
+
+export interface ErrorItem {
+  code: string;
+  attr: string;
+  detail: string;
+}
+
+export interface AccountRecord {
+  import_supplier: string;
+  status: AccountStatus;
+  kraken_identifier?: string | null;
+  errors?: ErrorItem[];
+  updated_at: string;
+}
+
+export type MigrationMode = 'create' | 'validate-only' | 'validate-first';
+
+export interface MigrationOptions {
+  /** NDJSON file (one account per line) or a folder of `*.json` files. */
+  input: string;
+  /** Base URL of the API; default http://127.0.0.1:8000. */
+  apiUrl?: string;
+  /** Organisation API key; omit when the API runs without authentication. */
+  apiKey?: string;
+  /** Requests in flight at once, for creates and for polls each; default 16. */
+  concurrency?: number;
+  /** Default create. */
+  mode?: MigrationMode;
+  /** Default `<input>.migrate-state.json`. */
+  statePath?: string;
+  /** Default `<input>.report` (→ .json and .csv). */
+  reportPrefix?: string;
+  /** Default 1000. */
+  pollIntervalMs?: number;
+  /** Stop following (as if interrupted) after this long; default none. */
+  timeoutMs?: number;
+  /** Send each create as a dry-run task (`task_params.is_dry_run`): nothing is persisted. */
+  dryRunTasks?: boolean;
+  /** Also re-send accounts that failed validation or ended ERRORED/CANCELLED in an earlier run. */
+  retryFailed?: boolean;
+  /** Retries of a transient failure (network error, 5xx, 503 timeout) before FAILED; default 6. */
+  maxRetries?: number;
+  /** Base and cap of the exponential backoff (full jitter); defaults 250 ms and 20 s. */
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** Aborting stops submitting, saves the state and returns an interrupted summary. */
+  signal?: AbortSignal;
+  /** Progress on stderr: auto (bar on a TTY, else a line every 5 s), plain, none. Default auto. */
+  progress?: 'auto' | 'plain' | 'none';
+  /** Where progress and log lines go; default stderr. */
+  log?: (line: string) => void;
+}
+
+export interface MigrationSummary {
+  input: string;
+  mode: MigrationMode;
+  /** Accounts (and unparsable records) in the report, by final status. */
+  counts: Partial<Record<AccountStatus, number>>;
+  total: number;
+  /** Accounts skipped because an earlier run left them PROCESSED (or finally failed, without --retry-failed). */
+  skipped: number;
+  /** Accounts an earlier run submitted that this run followed without a new create. */
+  resumed: number;
+  requests: { create: number; validate: number; status: number; token: number; retries: number; throttled: number };
+  durationMs: number;
+  /** Accounts that reached a final state in this run, per second. */
+  accountsPerSecond: number;
+  /** Time from the 201 to the first poll that saw PROCESSED; resolution: the poll interval. */
+  latencyMs: { p50: number | null; p95: number | null; samples: number; resolutionMs: number };
+  interrupted: boolean;
+  timedOut: boolean;
+  statePath: string | null;
+  reportJson: string;
+  reportCsv: string;
+}

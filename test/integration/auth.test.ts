@@ -1,0 +1,267 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import request from 'supertest';
+import type Koa from 'koa';
+import { startStack, Stack } from '../support/stack';
+import { uniqueAccount } from '../support/fixtures';
+import { createApp } from '../../api/app';
+import type { AppDeps } from '../../api/deps';
+import { buildExtras } from '../../api/extras';
+import { createSupplier } from '../../db/stores/suppliers';
+import { createOrganisation, grantSupplier, issueApiKey, revokeApiKey } from '../../auth/store';
+import type { Config } from '../../lib/config';
+
+const OBTAIN = 'mutation($input: ObtainJSONWebTokenInput!) { obtainKrakenToken(input: $input) { token refreshToken refreshExpiresIn payload } }';
+
+describe('authentication of the REST API with tokens from the GraphQL endpoint', () => {
+  let s: Stack;
+  let deps: AppDeps;
+  let app: Koa;
+  let keyA: { id: string; key: string };
+  let keyB: { id: string; key: string };
+
+  /** The production wiring (buildExtras) over the stack's dependencies, with config overrides. */
+  async function appWith(auth: Partial<Config['auth']> = {}): Promise<Koa> {
+    const config = { ...deps.config, auth: { ...deps.config.auth, ...auth } } as Config;
+    const base = { ...deps, config };
+    return createApp({ ...base, ...(await buildExtras({ ...base, nc: s.nc })) });
+  }
+
+  const gql = (a: Koa, input: Record<string, unknown>) => request(a.callback()).post('/v1/graphql/').send({ query: OBTAIN, variables: { input } });
+
+  async function tokenFor(a: Koa, key: string): Promise<{ token: string; refreshToken: string; refreshExpiresIn: number; payload: Record<string, unknown> }> {
+    const res = await gql(a, { APIKey: key });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.obtainKrakenToken;
+  }
+
+  const errorCodeOf = (res: request.Response) => res.body.errors?.[0]?.extensions?.errorCode;
+
+  beforeAll(async () => {
+    s = await startStack({
+      worker: false,
+      relay: false,
+      configure: (d) => {
+        deps = d;
+        return {};
+      },
+    });
+    app = await appWith();
+    await createSupplier(s.t.db, 'OTHER_ENERGY', { status: 'Ongoing' });
+    await createOrganisation(s.t.db, 'ORG_A');
+    await createOrganisation(s.t.db, 'ORG_B');
+    await grantSupplier(s.t.db, 'ORG_A', 'DEMO_ENERGY');
+    await grantSupplier(s.t.db, 'ORG_B', 'OTHER_ENERGY');
+    keyA = await issueApiKey(s.t.db, 'ORG_A');
+    keyB = await issueApiKey(s.t.db, 'ORG_B');
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  it('obtains a token for an API key: a JWT naming the key and organisation, and a refresh token', async () => {
+    const t = await tokenFor(app, keyA.key);
+    expect(t.token.split('.')).toHaveLength(3);
+    expect(t.payload).toEqual({ sub: keyA.id, org: 'ORG_A', iss: 'data-import', iat: expect.any(Number), exp: (t.payload.iat as number) + 3600, jti: expect.any(String) });
+    expect(t.refreshExpiresIn).toBe((t.payload.iat as number) + 7 * 24 * 3600);
+  });
+
+  it('validates, creates and reads the status with Token, JWT and bare credentials', async () => {
+    const { token } = await tokenFor(app, keyA.key);
+    const http = request(app.callback());
+    const account = uniqueAccount('AUTH-1');
+    const v = await http.post('/v2/data-import/accounts/validate/').set('Authorization', `Token ${token}`).send(account);
+    expect(v.status).toBe(200);
+    expect(v.body).toEqual({ warnings: expect.any(Array) });
+    const c = await http.post('/v2/data-import/accounts/').set('Authorization', `JWT ${token}`).send(account);
+    expect(c.status).toBe(201);
+    const st = await http.get('/v2/data-import/accounts/DEMO_ENERGY/AUTH-1/').set('Authorization', token);
+    expect(st.status).toBe(200);
+    expect(st.body.status).toEqual(expect.stringMatching(/^(PENDING|IN_PROGRESS)$/));
+  });
+
+  it('answers 401 not_authenticated without credentials, with WWW-Authenticate: Token', async () => {
+    const res = await request(app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/AUTH-1/');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'not_authenticated' });
+    expect(res.headers['www-authenticate']).toBe('Token');
+  });
+
+  it('answers 401 authentication_failed for garbage and for a tampered token', async () => {
+    const { token } = await tokenFor(app, keyA.key);
+    const [h, p, sig] = token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...claims, org: 'ORG_B' })).toString('base64url')}.${sig}`;
+    const flipped = `${h}.${p}.${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BB' : 'AA'}`;
+    for (const bad of ['garbage', forged, flipped]) {
+      const res = await request(app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/AUTH-1/').set('Authorization', `Token ${bad}`);
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('authentication_failed');
+      expect(res.headers['www-authenticate']).toBe('Token');
+    }
+  });
+
+  it('answers 401 authentication_failed once the token has expired', async () => {
+    const shortLived = await appWith({ tokenTtlSeconds: 1 });
+    const { token } = await tokenFor(shortLived, keyA.key);
+    const ok = await request(shortLived.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
+    expect(ok.status).toBe(404);
+    await new Promise((r) => setTimeout(r, 2100));
+    const res = await request(shortLived.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('authentication_failed');
+  });
+
+  it('rotates refresh tokens: the new pair works, the used refresh token is refused with KT-CT-1135', async () => {
+    const first = await tokenFor(app, keyA.key);
+    const second = await gql(app, { refreshToken: first.refreshToken });
+    expect(second.body.errors).toBeUndefined();
+    const next = second.body.data.obtainKrakenToken;
+    expect(next.refreshToken).not.toBe(first.refreshToken);
+    const call = await request(app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${next.token}`);
+    expect(call.status).toBe(404);
+
+    const replay = await gql(app, { refreshToken: first.refreshToken });
+    expect(replay.body.data.obtainKrakenToken).toBeNull();
+    expect(errorCodeOf(replay)).toBe('KT-CT-1135');
+    // The replay revoked the family: the newer refresh token is refused too.
+    expect(errorCodeOf(await gql(app, { refreshToken: next.refreshToken }))).toBe('KT-CT-1135');
+  });
+
+  it('answers KT-CT-1134 for an expired refresh token and KT-CT-1139 for an unknown key', async () => {
+    const t = await tokenFor(app, keyA.key);
+    await s.t.db('refresh_tokens').where({ key_id: keyA.id }).whereNull('used_at').update({ expires_at: new Date(Date.now() - 1000) });
+    expect(errorCodeOf(await gql(app, { refreshToken: t.refreshToken }))).toBe('KT-CT-1134');
+    expect(errorCodeOf(await gql(app, { APIKey: 'dik_not-a-key' }))).toBe('KT-CT-1139');
+    expect(errorCodeOf(await gql(app, {}))).toBe('KT-CT-1139');
+  });
+
+  it('stops a revoked key and the tokens issued from it within the grant cache time', async () => {
+    const org = 'ORG_REVOKE';
+    await createOrganisation(s.t.db, org);
+    await grantSupplier(s.t.db, org, 'DEMO_ENERGY');
+    const k = await issueApiKey(s.t.db, org);
+    const { token, refreshToken } = await tokenFor(app, k.key);
+    const call = () => request(app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
+    expect((await call()).status).toBe(404);
+
+    expect(await revokeApiKey(s.t.db, k.id)).toBe(true);
+    const revokedAt = Date.now();
+    let res = await call();
+    while (res.status !== 401 && Date.now() - revokedAt < 5000) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await call();
+    }
+    expect(res.body.code).toBe('authentication_failed');
+    expect(Date.now() - revokedAt).toBeLessThan(deps.config.auth.grantCacheMs + 500);
+    expect(errorCodeOf(await gql(app, { APIKey: k.key }))).toBe('KT-CT-1139');
+    expect(errorCodeOf(await gql(app, { refreshToken }))).toBe('KT-CT-1135');
+  });
+
+  describe('a supplier outside the organisation grant behaves exactly like an unknown one', () => {
+    it('validate: import_supplier_not_found, as for a supplier that does not exist', async () => {
+      const { token } = await tokenFor(app, keyB.key);
+      const http = request(app.callback());
+      const other = await http.post('/v2/data-import/accounts/validate/').set('Authorization', `Token ${token}`).send(uniqueAccount('AUTH-B-1'));
+      const unknown = await http
+        .post('/v2/data-import/accounts/validate/')
+        .set('Authorization', `Token ${token}`)
+        .send({ ...uniqueAccount('AUTH-B-1'), import_supplier: 'NO_SUCH_ENERGY' });
+      expect(other.status).toBe(400);
+      expect(other.body.code).toBe('account_failed_validation');
+      expect(other.body.errors).toContainEqual({ detail: expect.any(String), code: 'import_supplier_not_found', attr: 'import_supplier' });
+      expect(other.body.errors.map((e: { code: string; attr: string }) => [e.code, e.attr])).toEqual(unknown.body.errors.map((e: { code: string; attr: string }) => [e.code, e.attr]));
+    });
+
+    it('create: import_process_failed_validation, as for a supplier that does not exist', async () => {
+      const { token } = await tokenFor(app, keyB.key);
+      const res = await request(app.callback()).post('/v2/data-import/accounts/').set('Authorization', `Token ${token}`).send(uniqueAccount('AUTH-B-2'));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'import_process_failed_validation', detail: expect.any(String), domain: 'import_process' });
+      expect(await s.t.db('import_processes').where({ external_account_number: 'AUTH-B-2' }).count({ n: '*' })).toEqual([{ n: '0' }]);
+    });
+
+    it("status: 404 not_found for organisation A's existing import", async () => {
+      const { token } = await tokenFor(app, keyB.key);
+      const res = await request(app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/AUTH-1/').set('Authorization', `Token ${token}`);
+      const unknown = await request(app.callback()).get('/v2/data-import/accounts/NO_SUCH_ENERGY/AUTH-1/').set('Authorization', `Token ${token}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ detail: expect.any(String), code: 'not_found' });
+      expect(res.body).toEqual(unknown.body);
+    });
+  });
+
+  it('throttles an organisation past its bucket with 429 throttled and Retry-After, leaving others alone', async () => {
+    const limited = await appWith({ rateLimitPerMinute: 1, rateLimitBurst: 2 });
+    const a = await tokenFor(limited, keyA.key);
+    const b = await tokenFor(limited, keyB.key);
+    const call = (token: string) => request(limited.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
+    expect((await call(a.token)).status).toBe(404);
+    expect((await call(a.token)).status).toBe(404);
+    const res = await call(a.token);
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'throttled' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await call(b.token)).status).toBe(404);
+  });
+
+  it('answers 413 payload_too_large for a body over the default 10 MB limit', async () => {
+    const { token } = await tokenFor(app, keyA.key);
+    const big = JSON.stringify({ ...uniqueAccount('AUTH-BIG'), billing_name: 'x'.repeat(10 * 1024 * 1024) });
+    const res = await request(app.callback())
+      .post('/v2/data-import/accounts/validate/')
+      .set('Authorization', `Token ${token}`)
+      .set('Content-Type', 'application/json')
+      .send(big);
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('payload_too_large');
+  });
+
+  it('answers malformed GraphQL in the GraphQL error shape, never a 500', async () => {
+    const http = request(app.callback());
+    const badJson = await http.post('/v1/graphql/').set('Content-Type', 'application/json').send('{"query": ');
+    expect(badJson.status).toBe(400);
+    expect(badJson.body.errors).toEqual([expect.objectContaining({ message: expect.any(String) })]);
+    // GraphQL over HTTP: with Accept application/json a document error answers 200 + errors;
+    // with application/graphql-response+json, 400 + errors.
+    const badQuery = await http.post('/v1/graphql/').send({ query: 'mutation { obtainKrakenToken(' });
+    expect(badQuery.status).toBe(200);
+    expect(badQuery.body).toEqual({ errors: [expect.objectContaining({ message: expect.stringMatching(/^Syntax Error/) })] });
+    const badQueryNew = await http.post('/v1/graphql/').set('Accept', 'application/graphql-response+json').send({ query: 'mutation { obtainKrakenToken(' });
+    expect(badQueryNew.status).toBe(400);
+    expect(JSON.parse(badQueryNew.text).errors).toHaveLength(1);
+    const unknownField = await http.post('/v1/graphql/').send({ query: '{ nope }' });
+    expect(unknownField.status).toBe(200);
+    expect(unknownField.body).toEqual({ errors: [expect.objectContaining({ message: expect.stringContaining('nope') })] });
+    const noQuery = await http.post('/v1/graphql/').send({});
+    expect(noQuery.status).toBe(400);
+    expect(noQuery.body.errors).toHaveLength(1);
+  });
+
+  it('answers introspection on the GraphQL endpoint', async () => {
+    const res = await request(app.callback()).post('/v1/graphql/').send({ query: '{ __type(name: "ObtainJSONWebTokenInput") { inputFields { name } } }' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.__type.inputFields.map((f: { name: string }) => f.name)).toEqual(['APIKey', 'refreshToken']);
+  });
+
+  it('keeps health endpoints and API documents open', async () => {
+    const http = request(app.callback());
+    expect((await http.get('/healthz')).status).toBe(200);
+    expect((await http.get('/metrics')).status).toBe(200);
+    const openapi = await http.get('/openapi.json');
+    expect(openapi.status).toBe(200);
+    expect(openapi.body.openapi).toBe('3.1.0');
+    const asyncapi = await http.get('/asyncapi.json');
+    expect(asyncapi.status).toBe(200);
+    expect(asyncapi.body.asyncapi).toBe('3.0.0');
+  });
+
+  it('refuses to start the API in production without a signing key, naming AUTH_SIGNING_KEY', () => {
+    const root = path.join(__dirname, '../..');
+    const env = { ...process.env, APP_ENV: 'production', AUTH_SIGNING_KEY: '' };
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'api/main.ts')], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/AUTH_SIGNING_KEY/);
+  });
+});

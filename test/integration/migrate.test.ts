@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+import { startStack, Stack } from '../support/stack';
+import { londonToday } from '../../account/dates';
+import { writeBook, type ExpectedError } from '../../cli/generate';
+import { runMigration, type MigrationSummary } from '../../cli/migrate';
+import type { StateDocument } from '../../cli/migrate/state';
+
+jest.setTimeout(240_000);
+
+interface ReportEntry {
+  external_account_number: string;
+  final_status: string;
+  kraken_identifier: string | null;
+  errors: { code: string; attr: string; detail: string }[];
+}
+
+function readReport(prefix: string): { summary: MigrationSummary; accounts: ReportEntry[] } {
+  return JSON.parse(fs.readFileSync(`${prefix}.json`, 'utf8'));
+}
+
+/** Every account of the book: invalid ones VALIDATION_FAILED with exactly their expected error, the rest PROCESSED. */
+function expectComplete(accounts: ReportEntry[], count: number, expected: Record<string, ExpectedError>): void {
+  expect(accounts).toHaveLength(count);
+  for (const a of accounts) {
+    const e = expected[a.external_account_number];
+    if (e) {
+      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'VALIDATION_FAILED', kraken_identifier: null, errors: [{ code: e.code, attr: e.attr, detail: expect.any(String) }] });
+    } else {
+      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'PROCESSED', kraken_identifier: expect.stringMatching(/^A-[0-9A-F]{8}$/), errors: [] });
+    }
+  }
+}
+
+describe('data-import migrate against the real service', () => {
+  let s: Stack;
+  let server: http.Server;
+  let apiUrl: string;
+  let dir: string;
+  /** Create calls per external account number, counted in front of the real routes. */
+  const creates = new Map<string, number>();
+  /** Called after each status answer the API gives (the interrupt test hooks in here). */
+  let onStatus: (status: string) => void = () => undefined;
+
+  beforeAll(async () => {
+    s = await startStack();
+    const counter: Koa.Middleware = async (ctx, next) => {
+      await next();
+      if (ctx.method === 'POST' && ctx.path === '/v2/data-import/accounts/') {
+        const body = ctx.request.body as { external_account_number?: string; payload?: { external_account_number?: string } } | undefined;
+        const ext = body?.external_account_number ?? body?.payload?.external_account_number ?? '?';
+        creates.set(ext, (creates.get(ext) ?? 0) + 1);
+      }
+      if (ctx.method === 'GET' && ctx.path.startsWith('/v2/data-import/accounts/') && ctx.status === 200) {
+        onStatus((ctx.body as { status: string }).status);
+      }
+    };
+    s.app.middleware.unshift(counter);
+    server = http.createServer(s.app.callback()).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrate-'));
+  });
+
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await s.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports the valid accounts of a book and reports each invalid one with its expected code and attr', async () => {
+    const input = path.join(dir, 'book.ndjson');
+    const book = await writeBook({ seed: 'migrate-1', count: 60, prefix: 'MIG1-', today: londonToday(new Date()), profile: 'mixed', invalidShare: 0.1, out: input });
+    const expected: Record<string, ExpectedError> = JSON.parse(fs.readFileSync(book.expectedFile!, 'utf8'));
+    expect(Object.keys(expected)).toHaveLength(6);
+
+    const summary = await runMigration({ input, apiUrl, concurrency: 8, pollIntervalMs: 200, progress: 'none' });
+
+    expect(summary.counts).toEqual({ PROCESSED: 54, VALIDATION_FAILED: 6 });
+    expect(summary.interrupted).toBe(false);
+    expect(summary.requests.create).toBe(60);
+    expect(summary.latencyMs.samples).toBe(54);
+    const report = readReport(`${input}.report`);
+    expectComplete(report.accounts, 60, expected);
+    const csv = fs.readFileSync(`${input}.report.csv`, 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('external_account_number,final_status,kraken_identifier,error_code,attr,detail');
+    expect(csv).toHaveLength(61);
+    for (const [ext, e] of Object.entries(expected)) {
+      expect(csv.filter((line) => line.startsWith(`${ext},VALIDATION_FAILED,,${e.code},${e.attr},`))).toHaveLength(1);
+    }
+  });
+
+  it('stops cleanly when interrupted and resumes without re-creating what was already PROCESSED', async () => {
+    const input = path.join(dir, 'resume.ndjson');
+    const book = await writeBook({ seed: 'migrate-2', count: 40, prefix: 'MIG2-', today: londonToday(new Date()), invalidShare: 0.1, out: input });
+    const expected: Record<string, ExpectedError> = JSON.parse(fs.readFileSync(book.expectedFile!, 'utf8'));
+    creates.clear();
+
+    const controller = new AbortController();
+    let processedSeen = 0;
+    onStatus = (status) => {
+      if (status === 'PROCESSED' && ++processedSeen === 8) setTimeout(() => controller.abort(), 50);
+    };
+    const first = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none', signal: controller.signal });
+    onStatus = () => undefined;
+    expect(first.interrupted).toBe(true);
+
+    const state: StateDocument = JSON.parse(fs.readFileSync(`${input}.migrate-state.json`, 'utf8'));
+    const doneBefore = Object.entries(state.accounts).filter(([, r]) => r.status === 'PROCESSED').map(([ext]) => ext);
+    const failedBefore = Object.entries(state.accounts).filter(([, r]) => r.status === 'VALIDATION_FAILED').map(([ext]) => ext);
+    expect(doneBefore.length).toBeGreaterThanOrEqual(1);
+    expect(doneBefore.length + failedBefore.length).toBeLessThan(40);
+
+    creates.clear();
+    const second = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none' });
+
+    expect(second.interrupted).toBe(false);
+    expect(doneBefore.filter((ext) => creates.has(ext))).toEqual([]);
+    expect(failedBefore.filter((ext) => creates.has(ext))).toEqual([]);
+    expect(second.skipped).toBe(doneBefore.length + failedBefore.length);
+    expect(second.counts).toEqual({ PROCESSED: 36, VALIDATION_FAILED: 4 });
+    expectComplete(readReport(`${input}.report`).accounts, 40, expected);
+  });
+});

@@ -1,0 +1,183 @@
+import crypto from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { createTestDatabase, TestDatabase } from '../support/db';
+import { TEST_NATS_URL } from '../support/env';
+import { eventually, silentLog } from '../support/stack';
+import { readStream } from '../support/stream';
+import { connectNats, ensureStream, NatsConnection } from '../../events/nats';
+import { OutboxRelay, RelayOptions } from '../../events/relay';
+import { enqueueEvents, EventSchemaError, NewEvent } from '../../events/outbox';
+
+/**
+ * The relay against the real PostgreSQL and JetStream: a crash between the stream's ack and the
+ * outbox mark republishes the same ids, which JetStream drops; two relays never both publish.
+ */
+describe('outbox relay redelivery', () => {
+  let t: TestDatabase;
+  let nc: NatsConnection;
+  let prefix: string;
+  let stream: string;
+  const relays: OutboxRelay[] = [];
+
+  beforeEach(async () => {
+    const id = crypto.randomBytes(4).toString('hex');
+    prefix = `r${id}`;
+    stream = `R_${id}`;
+    t = await createTestDatabase();
+    nc = await connectNats(TEST_NATS_URL, `relay-test-${id}`);
+    await ensureStream(nc, { stream, subjectPrefix: prefix, duplicateWindowMs: 10 * 60_000, maxAgeMs: 60 * 60_000, maxBytes: -1, replicas: 1 });
+  });
+  afterEach(async () => {
+    for (const r of relays.splice(0)) await r.stop();
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(stream).catch(() => undefined);
+    await nc.close();
+    await t.drop();
+  });
+
+  function relay(extra: Partial<RelayOptions> = {}): OutboxRelay {
+    const r = new OutboxRelay({ db: t.db, databaseUrl: t.url, nc, log: silentLog, batchSize: 7, pollIntervalMs: 25, ...extra });
+    relays.push(r);
+    return r;
+  }
+
+  /** `count` complete events per import, each import written in its own transaction. */
+  async function writeImports(imports: string[], count: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (const key of imports) {
+      const events: NewEvent[] = Array.from({ length: count }, (_, i) => ({
+        type: 'data_import.import_process.complete',
+        version: 'v1',
+        data: { resource_type: 'account', external_identifier: key, identifier: `A-${i}` },
+        key: `${key}:event-${i}`,
+        orderingKey: key,
+        occurredAt: new Date(),
+      }));
+      ids.push(...(await t.db.transaction((trx) => enqueueEvents(trx, prefix, events))));
+    }
+    return ids;
+  }
+
+  const unpublished = async () => Number((await t.db('outbox').whereNull('published_at').count({ n: '*' }))[0]!.n);
+
+  async function expectEachIdOnceInOutboxOrder(ids: string[]) {
+    const stored = await readStream(nc, stream);
+    const streamIds = stored.map((m) => m.envelope.id);
+    expect([...streamIds].sort()).toEqual([...ids].sort());
+    const position = new Map(streamIds.map((id, i) => [id, i]));
+    const rows: { event_id: string; ordering_key: string }[] = await t.db('outbox').select('event_id', 'ordering_key').orderBy('seq');
+    for (const key of new Set(rows.map((r) => r.ordering_key))) {
+      const inOutbox = rows.filter((r) => r.ordering_key === key).map((r) => r.event_id);
+      expect([...inOutbox].sort((a, b) => position.get(a)! - position.get(b)!)).toEqual(inOutbox);
+    }
+  }
+
+  it('republishes after a crash between ack and mark, and the stream keeps each id once', async () => {
+    const ids = await writeImports(['IMP-A', 'IMP-B', 'IMP-C'], 4);
+    const crash = new Error('relay crashed after the ack');
+    const crashed = relay({
+      afterPublish: async () => {
+        throw crash;
+      },
+    });
+    // The first batch reached the stream but was never marked.
+    await expect(crashed.drainOnce()).rejects.toBe(crash);
+    expect((await readStream(nc, stream)).length).toBe(7);
+    expect(await unpublished()).toBe(ids.length);
+
+    const next = relay();
+    expect(await next.drainOnce()).toBe(ids.length);
+    expect(await unpublished()).toBe(0);
+    await expectEachIdOnceInOutboxOrder(ids);
+  });
+
+  it('recovers by itself when its running loop crashes once after an ack', async () => {
+    const ids = await writeImports(['IMP-D', 'IMP-E'], 9);
+    let crashes = 0;
+    const seen: string[][] = [];
+    const r = relay({
+      afterPublish: async (batch) => {
+        seen.push(batch);
+        if (crashes++ === 0) throw new Error('relay crashed after the ack');
+      },
+    });
+    r.start();
+    await eventually(async () => ((await unpublished()) === 0 ? true : undefined), 30_000);
+    // The crashed batch was published a second time (same ids), and JetStream dropped the copies.
+    expect(seen.length).toBeGreaterThan(1);
+    // Chains of different imports are acked concurrently, so compare the batches as sets.
+    expect([...seen[1]!].sort()).toEqual([...seen[0]!].sort());
+    await expectEachIdOnceInOutboxOrder(ids);
+  });
+
+  it('lets only the leader publish while two relays run, and the other takes over when it stops', async () => {
+    const publishedBy = new Map<string, string[]>();
+    const named = (name: string) =>
+      relay({
+        afterPublish: async (batch) => {
+          publishedBy.set(name, [...(publishedBy.get(name) ?? []), ...batch]);
+        },
+      });
+    const first = named('first');
+    const second = named('second');
+    first.start();
+    second.start();
+    const ids = await writeImports(['IMP-F', 'IMP-G', 'IMP-H'], 10);
+    await eventually(async () => ((await unpublished()) === 0 ? true : undefined), 30_000);
+    expect(publishedBy.size).toBe(1);
+    const [leader] = [...publishedBy.keys()];
+    expect([...publishedBy.get(leader!)!].sort()).toEqual([...ids].sort());
+
+    // The leader goes away (its lock connection closes); the stand-by takes the lock and publishes.
+    await (leader === 'first' ? first : second).stop();
+    const later = await writeImports(['IMP-I'], 5);
+    await eventually(async () => ((await unpublished()) === 0 ? true : undefined), 30_000);
+    const standBy = leader === 'first' ? 'second' : 'first';
+    expect(publishedBy.get(standBy)).toEqual(later);
+    await expectEachIdOnceInOutboxOrder([...ids, ...later]);
+  });
+});
+
+describe('writing an event whose payload fails its catalogue schema', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await t.drop();
+  });
+
+  it('throws EventSchemaError and rolls back the whole transaction, valid events included', async () => {
+    const base = { type: 'data_import.import_process.complete', version: 'v1', orderingKey: 'IMP-X', occurredAt: new Date() };
+    const failure = await t.db
+      .transaction(async (trx) => {
+        await trx('import_suppliers').insert({ code: 'ROLLBACK_PROBE', status: 'Ongoing' });
+        await enqueueEvents(trx, 'events', [{ ...base, key: 'IMP-X:ok', data: { resource_type: 'account', external_identifier: 'X', identifier: 'A-1' } }]);
+        await enqueueEvents(trx, 'events', [{ ...base, key: 'IMP-X:bad', data: { resource_type: 'account', external_identifier: 'X', extra: 1 } }]);
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(failure).toBeInstanceOf(EventSchemaError);
+    const e = failure as EventSchemaError;
+    expect({ type: e.eventType, version: e.eventVersion }).toEqual({ type: 'data_import.import_process.complete', version: 'v1' });
+    expect([...e.errors].sort()).toEqual([expect.stringMatching(/^extra: additionalProperties /), expect.stringMatching(/^identifier: required /)]);
+    expect(await t.db('outbox').count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect(await t.db('import_suppliers').where({ code: 'ROLLBACK_PROBE' })).toEqual([]);
+  });
+
+  it('rejects an event type and version the catalogue does not have', async () => {
+    const failure = await t.db
+      .transaction((trx) =>
+        enqueueEvents(trx, 'events', [{ type: 'account.created', version: 'v99', data: {}, key: 'k', orderingKey: 'k', occurredAt: new Date() }]),
+      )
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(failure).toBeInstanceOf(EventSchemaError);
+    expect((failure as EventSchemaError).errors).toEqual([expect.stringMatching(/^non_field_errors: unknown_event /)]);
+    expect(await t.db('outbox').count({ n: '*' })).toEqual([{ n: '0' }]);
+  });
+});
