@@ -2,13 +2,15 @@
  * In-process benchmark of the Account validator: `npx tsx bench/validate.ts`.
  * Prints validations/s, median and p99 latency for a small and a large account, and where the
  * time goes (JSON.parse, schema check, everything after the schema: domain + reference rules,
- * warnings, normalisation). Target: the large account under 1 ms median.
+ * warnings, normalisation). Target: the large account under 1 ms median. Then the same over HTTP
+ * (BENCH_HTTP=0 skips it; needs `npm run build`).
  */
 import { IssueList } from '../account/issues';
 import { buildReferenceData, DEFAULT_REFERENCE_DATA_ROWS } from '../account/referenceData';
 import { checkAccountShape } from '../account/shape';
 import { createAccountValidator } from '../account/validator';
 import { buildLargeAccount, buildSmallAccount } from './fixtures';
+import { obtainToken, startBenchStack, writeResult } from './lib/stack';
 
 const reference = buildReferenceData(DEFAULT_REFERENCE_DATA_ROWS);
 const validator = createAccountValidator({
@@ -58,10 +60,50 @@ async function bench(name: string, account: unknown, iterations: number) {
   };
 }
 
+/**
+ * The same payloads over HTTP: POST /v2/data-import/accounts/validate/ on the API running as its
+ * own process (dist/api/main.js), driven by autocannon for 10 s with 16 connections.
+ */
+async function http(small: unknown, large: unknown) {
+  const autocannon = (await import('autocannon')).default;
+  const stack = await startBenchStack();
+  try {
+    const token = await obtainToken(stack.apiUrl, stack.apiKey);
+    const out = [];
+    for (const [name, account] of [['small (example)', small], ['large', large]] as const) {
+      const result = await autocannon({
+        url: `${stack.apiUrl}/v2/data-import/accounts/validate/`,
+        method: 'POST',
+        connections: 16,
+        duration: Number(process.env.BENCH_HTTP_SECONDS ?? 10),
+        headers: { 'content-type': 'application/json', authorization: `Token ${token}` },
+        body: JSON.stringify(account),
+      });
+      if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers`);
+      out.push({ account: name, 'requests/s': Math.round(result.requests.average), 'median ms': result.latency.p50, 'p99 ms': result.latency.p99 });
+    }
+    return { rows: out, apiPeakRssMiB: stack.peakRssMiB(stack.api) };
+  } finally {
+    await stack.stop();
+  }
+}
+
 async function main() {
-  const rows = [await bench('small (example)', buildSmallAccount(), 5000), await bench('large', buildLargeAccount(), 2000)];
+  const small = buildSmallAccount();
+  const large = buildLargeAccount();
+  const rows = [await bench('small (example)', small, 5000), await bench('large', large, 2000)];
   console.table(rows);
   console.log('validations/s, median, p99: validate() on an already-parsed body; JSON.parse and schema are medians measured alone.');
+  let httpRows: Awaited<ReturnType<typeof http>> | undefined;
+  if (process.env.BENCH_HTTP !== '0') {
+    httpRows = await http(small, large);
+    console.table(httpRows.rows);
+    httpRows.rows.forEach((h, i) => {
+      const inProcess = rows[i]!['validations/s'];
+      console.log(`${h.account}: HTTP ${h['requests/s']}/s = ${((h['requests/s'] / inProcess) * 100).toFixed(0)} % of in-process ${inProcess}/s`);
+    });
+  }
+  console.log(`written ${writeResult('validate', { inProcess: rows, http: httpRows?.rows ?? null })}`);
 }
 
 main().catch((err) => {

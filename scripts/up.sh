@@ -73,7 +73,7 @@ export TEMPORAL_UI_URL
 register_search_attributes "$TEMPORAL_ADDRESS" "${TEMPORAL_NAMESPACE:-default}"
 
 say "building (TypeScript → dist/, workflow bundle)"
-(cd "$ROOT" && npx tsc -p tsconfig.build.json && node dist/scripts/bundle-workflows.js)
+(cd "$ROOT" && npm run --silent build)
 
 say "migrating the database and seeding demo data"
 SETUP_OUT="$(cd "$ROOT" && node dist/scripts/setup.js --demo)"

@@ -7,6 +7,7 @@ import * as referenceData from './referenceData';
 import * as imports from './imports';
 import * as generate from './generate';
 import * as migrate from './migrate';
+import * as events from './events';
 
 /** Each command module registers one group of subcommands on the program. */
 export type RegisterCommand = (program: Command) => void;
@@ -20,4 +21,5 @@ export const commandModules: RegisterCommand[] = [
   imports.register,
   generate.register,
   migrate.register,
+  events.register,
 ];

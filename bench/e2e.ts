@@ -1,0 +1,80 @@
+/**
+ * bench/e2e (issue "Migrating a whole book"): `data-import migrate` of 2,000 generated typical
+ * accounts against the service running as separate processes — accounts/s, p50/p95
+ * create→PROCESSED — the raw baseline (the same accounts through the create store code alone,
+ * without Temporal or HTTP) with the ratio, and the peak RSS of the API and the worker.
+ *
+ *   npm run bench:e2e        (BENCH_COUNT=500 for a shorter run)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDb } from '../db/knex';
+import { insertAccount, newAccountNumber } from '../db/stores/accountStore';
+import { createSupplier } from '../db/stores/suppliers';
+import { generateBook, writeBook } from '../cli/generate';
+import { runMigration } from '../cli/migrate';
+import { startBenchStack, writeResult } from './lib/stack';
+
+const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'di-e2e-'));
+  const input = path.join(dir, 'book.ndjson');
+  await writeBook({ out: input, count: COUNT, seed: 'bench-e2e', profile: 'typical' });
+  const stack = await startBenchStack();
+  try {
+    const summary = await runMigration({
+      input,
+      apiUrl: stack.apiUrl,
+      apiKey: stack.apiKey,
+      concurrency: CONCURRENCY,
+      pollIntervalMs: 100,
+      progress: 'plain',
+    });
+    const rss = { apiMiB: stack.peakRssMiB(stack.api), workerMiB: stack.peakRssMiB(stack.worker) };
+
+    // Raw baseline: the create store code alone, one transaction per account, same concurrency.
+    const db = createDb(stack.databaseUrl, CONCURRENCY + 2);
+    await createSupplier(db, 'BASELINE', { status: 'Ongoing' });
+    const accounts = [...generateBook({ seed: 'bench-e2e', count: COUNT, profile: 'typical' })];
+    let next = 0;
+    const b0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < accounts.length) {
+          const a = accounts[next++]!;
+          await db.transaction((trx) =>
+            insertAccount(trx, { importSupplier: 'BASELINE', externalAccountNumber: a.external_account_number, accountNumber: newAccountNumber(), account: { ...a, references: [] } }),
+          );
+        }
+      }),
+    );
+    const baselinePerSecond = COUNT / ((performance.now() - b0) / 1000);
+    await db.destroy();
+
+    const result = {
+      accounts: COUNT,
+      concurrency: CONCURRENCY,
+      processed: summary.counts.PROCESSED ?? 0,
+      counts: summary.counts,
+      accountsPerSecond: +summary.accountsPerSecond.toFixed(1),
+      latencyMs: summary.latencyMs,
+      baselinePerSecond: +baselinePerSecond.toFixed(1),
+      ratio: +(baselinePerSecond / summary.accountsPerSecond).toFixed(2),
+      peakRss: rss,
+      durationMs: summary.durationMs,
+    };
+    console.log(JSON.stringify(result, null, 2));
+    console.log(`written ${writeResult('e2e', result)}`);
+  } finally {
+    await stack.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

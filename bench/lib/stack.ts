@@ -1,0 +1,178 @@
+/**
+ * The service as separate processes for the benchmarks: a Temporal dev server of its own (in
+ * memory), a fresh database, a unique stream, then `dist/worker/main.js` and `dist/api/main.js`
+ * exactly as production runs them. Requires `npm run build` (the bench npm scripts run it).
+ */
+import { spawn, ChildProcess, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { createDb, ensureDatabase } from '../../db/knex';
+import { connectNats } from '../../events/nats';
+import { seedDemo } from '../../scripts/seedDemo';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+function binary(name: string): string {
+  const venv = path.join(ROOT, '.venv', 'bin', name);
+  if (fs.existsSync(venv)) return venv;
+  try {
+    return execFileSync('sh', ['-c', `command -v ${name}`]).toString().trim();
+  } catch {
+    throw new Error(`${name} not found: run npm test or npm run up once to install it into .venv`);
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} not ready within ${ms} ms`);
+}
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.end();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+
+export interface BenchStack {
+  apiUrl: string;
+  apiKey: string;
+  databaseUrl: string;
+  api: ChildProcess;
+  worker: ChildProcess;
+  /** Peak resident set size (VmHWM) of a process, in MiB. */
+  peakRssMiB(p: ChildProcess): number;
+  stop(): Promise<void>;
+}
+
+export function peakRssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmHWM:\s+(\d+) kB/.exec(status);
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+export async function startBenchStack(opts: { env?: Record<string, string> } = {}): Promise<BenchStack> {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'api', 'main.js'))) throw new Error('run `npm run build` first');
+  const id = `${process.pid}`;
+  const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432';
+  const databaseUrl = `${baseDb}/di_bench_${id}`;
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const children: ChildProcess[] = [];
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'di-bench-'));
+
+  const temporalPort = await freePort();
+  const temporal = spawn(binary('temporal'), [
+    'server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--log-level', 'error',
+    '--search-attribute', 'ImportSupplier=Keyword', '--search-attribute', 'ExternalAccountNumber=Keyword', '--search-attribute', 'ImportStatus=Keyword',
+  ], { stdio: 'ignore' });
+  children.push(temporal);
+  await waitFor(() => portOpen(temporalPort), 'temporal');
+
+  await ensureDatabase(databaseUrl);
+  const db = createDb(databaseUrl, 2);
+  await db.migrate.latest();
+  const { API_KEY } = await seedDemo(db, { keyFile: path.join(tmp, 'key') });
+  await db.destroy();
+
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const env = {
+    ...process.env,
+    APP_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    NATS_URL: natsUrl,
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+    EVENTS_STREAM: `BENCH_${id}`,
+    EVENTS_SUBJECT_PREFIX: `bench${id}`,
+    PORT: String(port),
+    WORKER_METRICS_PORT: '0',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...opts.env,
+  };
+  void metricsPort;
+  const worker = spawn(process.execPath, [path.join(ROOT, 'dist/worker/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(worker);
+  const api = spawn(process.execPath, [path.join(ROOT, 'dist/api/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(api);
+  const apiUrl = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${apiUrl}/readyz`)).ok, 'api');
+
+  return {
+    apiUrl,
+    apiKey: API_KEY!,
+    databaseUrl,
+    api,
+    worker,
+    peakRssMiB: (p) => peakRssMiB(p.pid!),
+    async stop() {
+      for (const c of children.reverse()) c.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 1500));
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      const nc = await connectNats(natsUrl, 'bench-cleanup');
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.delete(`BENCH_${id}`).catch(() => undefined);
+      await nc.close();
+      const admin = createDb(`${baseDb}/postgres`, 1);
+      await admin.raw(`DROP DATABASE IF EXISTS "di_bench_${id}" WITH (FORCE)`);
+      await admin.destroy();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Exchanges the API key for a token through the GraphQL mutation. */
+export async function obtainToken(apiUrl: string, apiKey: string): Promise<string> {
+  const r = await fetch(`${apiUrl}/v1/graphql/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'mutation($k:String!){obtainKrakenToken(input:{APIKey:$k}){token}}', variables: { k: apiKey } }),
+  });
+  const body = (await r.json()) as { data?: { obtainKrakenToken?: { token: string } } };
+  const token = body.data?.obtainKrakenToken?.token;
+  if (!token) throw new Error(`no token: ${JSON.stringify(body)}`);
+  return token;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function machine(): Record<string, string> {
+  return {
+    cpu: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown'}`,
+    memory: `${Math.round(os.totalmem() / 1024 ** 3)} GiB`,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+  };
+}
+
+export function writeResult(name: string, data: unknown): string {
+  const dir = path.join(ROOT, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...((data as object) ?? {}) }, null, 2));
+  return file;
+}

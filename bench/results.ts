@@ -1,0 +1,95 @@
+/**
+ * Writes bench/RESULTS.md from the figures the benchmarks left in bench/results/*.json
+ * (`npm run bench` runs them all, then this).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { machine } from './lib/stack';
+
+const dir = path.join(__dirname, 'results');
+const read = (name: string): Record<string, any> | null => {
+  const f = path.join(dir, `${name}.json`);
+  return fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : null;
+};
+
+function table(rows: Record<string, unknown>[]): string {
+  if (rows.length === 0) return '_no rows_\n';
+  const cols = Object.keys(rows[0]!);
+  const line = (cells: unknown[]) => `| ${cells.map((c) => String(c ?? '')).join(' | ')} |`;
+  return [line(cols), line(cols.map(() => '---')), ...rows.map((r) => line(cols.map((c) => r[c])))].join('\n') + '\n';
+}
+
+function version(cmd: string, args: string[]): string {
+  try {
+    return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n')[0]!;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function main() {
+  const m = machine();
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+  const out: string[] = [];
+  out.push('# Benchmark results\n');
+  out.push(`Written ${new Date().toISOString()} by \`npm run bench:results\` from \`bench/results/*.json\`. Re-run any figure with the command named in its section.\n`);
+  out.push('## Machine and versions\n');
+  out.push(table([
+    { what: 'CPU', value: m.cpu },
+    { what: 'memory', value: m.memory },
+    { what: 'OS', value: m.os },
+    { what: 'Node', value: m.node },
+    { what: 'PostgreSQL', value: version('psql', ['--version']) },
+    { what: 'nats-server', value: version('nats-server', ['--version']) },
+    { what: 'temporal CLI', value: version(path.join(__dirname, '..', '.venv/bin/temporal'), ['--version']) },
+    { what: '@temporalio/worker', value: pkg.dependencies['@temporalio/worker'] },
+  ]));
+
+  const v = read('validate');
+  out.push('## Validation — `npm run bench:validate`\n');
+  if (v) {
+    out.push(`Measured ${v.date}. In-process (validate() on a parsed body):\n`);
+    out.push(table(v.inProcess));
+    if (v.http) {
+      out.push('\nOver HTTP (API process, autocannon, 16 connections, JSON parse + auth + validation):\n');
+      out.push(table(v.http.map((h: Record<string, number>, i: number) => ({ ...h, 'share of in-process': `${Math.round((h['requests/s']! / v.inProcess[i]['validations/s']) * 100)} %` }))));
+    }
+  } else out.push('_not run yet_\n');
+
+  const e = read('events');
+  out.push('\n## Events — `npm run bench:events`\n');
+  out.push(e ? `Measured ${e.date}.\n\n` + table(Array.isArray(e.rows) ? e.rows : [e]) : '_not run yet_\n');
+
+  const i = read('import');
+  out.push('\n## Import workflow — `npm run bench:import`\n');
+  if (i) {
+    out.push(`Measured ${i.date}${i.quick ? ' (quick run)' : ''}. Create → PROCESSED through the API, Temporal dev server and worker as separate processes; baseline = the create store code alone, one transaction per account, same concurrency; ratio = baseline ÷ service throughput.\n\n`);
+    out.push(table(i.rows));
+    out.push(`\nPeak RSS during the run: API ${i.peakRss.apiMiB} MiB, worker ${i.peakRss.workerMiB} MiB.\n`);
+  } else out.push('_not run yet_\n');
+
+  const x = read('e2e');
+  out.push('\n## Whole book — `npm run bench:e2e`\n');
+  if (x) {
+    out.push(`Measured ${x.date}: \`data-import migrate\` of ${x.accounts} generated typical accounts, ${x.concurrency} in flight.\n\n`);
+    out.push(table([
+      { figure: 'accounts PROCESSED', value: x.processed },
+      { figure: 'accounts/s end to end', value: x.accountsPerSecond },
+      { figure: 'p50 create→PROCESSED (ms, poll resolution 100 ms)', value: x.latencyMs?.p50 },
+      { figure: 'p95 create→PROCESSED (ms)', value: x.latencyMs?.p95 },
+      { figure: 'raw baseline accounts/s (store code only)', value: x.baselinePerSecond },
+      { figure: 'orchestration cost (baseline ÷ end to end)', value: `${x.ratio}×` },
+      { figure: 'peak RSS API (MiB)', value: x.peakRss.apiMiB },
+      { figure: 'peak RSS worker (MiB)', value: x.peakRss.workerMiB },
+    ]));
+    out.push(`\nTargets: ≥ 25 accounts/s, ≤ 3× the baseline, API and worker each < 300 MB RSS.\n`);
+  } else out.push('_not run yet_\n');
+
+  const notes = path.join(__dirname, 'NOTES.md');
+  if (fs.existsSync(notes)) out.push('\n' + fs.readFileSync(notes, 'utf8'));
+  fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), out.join('\n'));
+  console.log('written bench/RESULTS.md');
+}
+
+main();
