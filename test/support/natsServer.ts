@@ -112,6 +112,11 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-  await server.start();
+  try {
+    await server.start();
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return server;
 }
