@@ -33,8 +33,9 @@ say "Temporal dev server for the tests on $TEST_TEMPORAL_ADDRESS"
 export TEMPORAL_TEST_SERVER_PATH="$(tool_path temporal-test-server)"
 
 cd "$ROOT"
-say "type check"
+say "type check and lint"
 npx tsc -p tsconfig.json --noEmit
+npx eslint workflows
 say "jest"
 set +e
 npx jest --ci "$@"
