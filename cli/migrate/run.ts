@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { setMaxListeners } from 'node:events';
 import { ApiClient, errorCode, errorDetail, TransportError, type ApiResponse } from './api';
 import { AuthError } from './auth';
 import { AbortedError } from './backoff';
@@ -69,6 +70,8 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
   const state = await MigrationState.load(statePath, opts.input);
 
   const stop = new AbortController();
+  // Every request and backoff in flight listens to it: hundreds with a high --concurrency.
+  setMaxListeners(0, stop.signal);
   let interrupted = false;
   let timedOut = false;
   let fatal: Error | null = null;

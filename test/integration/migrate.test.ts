@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -11,6 +12,11 @@ import { runMigration, type MigrationSummary } from '../../cli/migrate';
 import type { StateDocument } from '../../cli/migrate/state';
 
 jest.setTimeout(240_000);
+
+// Workflow ids are business keys (account-import:<supplier>:<external>) on the shared Temporal
+// server, and an imported account's workflow may stay open after PROCESSED (post-import): each
+// run of this file uses its own external account numbers.
+const RUN = crypto.randomBytes(3).toString('hex');
 
 interface ReportEntry {
   external_account_number: string;
@@ -74,7 +80,7 @@ describe('data-import migrate against the real service', () => {
 
   it('imports the valid accounts of a book and reports each invalid one with its expected code and attr', async () => {
     const input = path.join(dir, 'book.ndjson');
-    const book = await writeBook({ seed: 'migrate-1', count: 60, prefix: 'MIG1-', today: londonToday(new Date()), profile: 'mixed', invalidShare: 0.1, out: input });
+    const book = await writeBook({ seed: 'migrate-1', count: 60, prefix: `MIG1-${RUN}-`, today: londonToday(new Date()), profile: 'mixed', invalidShare: 0.1, out: input });
     const expected: Record<string, ExpectedError> = JSON.parse(fs.readFileSync(book.expectedFile!, 'utf8'));
     expect(Object.keys(expected)).toHaveLength(6);
 
@@ -96,7 +102,7 @@ describe('data-import migrate against the real service', () => {
 
   it('stops cleanly when interrupted and resumes without re-creating what was already PROCESSED', async () => {
     const input = path.join(dir, 'resume.ndjson');
-    const book = await writeBook({ seed: 'migrate-2', count: 40, prefix: 'MIG2-', today: londonToday(new Date()), invalidShare: 0.1, out: input });
+    const book = await writeBook({ seed: 'migrate-2', count: 40, prefix: `MIG2-${RUN}-`, today: londonToday(new Date()), invalidShare: 0.1, out: input });
     const expected: Record<string, ExpectedError> = JSON.parse(fs.readFileSync(book.expectedFile!, 'utf8'));
     creates.clear();
 
@@ -105,8 +111,7 @@ describe('data-import migrate against the real service', () => {
     onStatus = (status) => {
       if (status === 'PROCESSED' && ++processedSeen === 8) setTimeout(() => controller.abort(), 50);
     };
-    const first = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: process.env.DEBUG_MIGRATE ? 'plain' : 'none', log: (l) => process.env.DEBUG_MIGRATE && console.error('run1', l), signal: controller.signal, timeoutMs: 90_000 });
-    if (process.env.DEBUG_MIGRATE) console.error(JSON.stringify(first));
+    const first = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none', signal: controller.signal, timeoutMs: 90_000 });
     onStatus = () => undefined;
     expect(first.interrupted).toBe(true);
 
@@ -117,8 +122,7 @@ describe('data-import migrate against the real service', () => {
     expect(doneBefore.length + failedBefore.length).toBeLessThan(40);
 
     creates.clear();
-    const second = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: process.env.DEBUG_MIGRATE ? 'plain' : 'none', log: (l) => process.env.DEBUG_MIGRATE && console.error('run2', l), timeoutMs: 90_000 });
-    if (process.env.DEBUG_MIGRATE) console.error(JSON.stringify(second));
+    const second = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none', timeoutMs: 90_000 });
 
     expect(second.interrupted).toBe(false);
     expect(doneBefore.filter((ext) => creates.has(ext))).toEqual([]);
