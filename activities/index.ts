@@ -65,6 +65,8 @@ async function withHeartbeat<T>(fn: () => Promise<T>): Promise<T> {
   } catch {
     return fn();
   }
+  // A local activity cannot heartbeat: the workflow task it runs in is kept alive by the SDK.
+  if (ctx.info.isLocal) return fn();
   ctx.heartbeat();
   const timer = setInterval(() => ctx!.heartbeat(), 2000);
   try {
@@ -263,9 +265,12 @@ export function createActivities(deps: ActivityDeps) {
         const p = await lockRun(trx, ref);
         if (p.currentStep === 'done') return;
         const supplier = await getSupplier(trx, p.importSupplier);
-        const account = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
-        if (!account) throw new Error('post-import found no account for a PROCESSED import');
+        const accountNumber = p.krakenIdentifier;
+        if (!accountNumber) throw new Error('post-import found no account number on a PROCESSED import');
         if (supplier?.sendCustomerEmails) {
+          // Only this follow-up needs the users: read them only when it is on.
+          const account = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
+          if (!account) throw new Error('post-import found no account for a PROCESSED import');
           const rows = account.users
             .filter((u) => u.email)
             .map((u) => ({ account_number: account.accountNumber, user_number: u.userNumber, email: u.email!, template: 'migration_welcome' }));
@@ -273,7 +278,7 @@ export function createActivities(deps: ActivityDeps) {
         }
         const at = now();
         await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: 'done' });
-        await enqueueEvents(trx, deps.subjectPrefix, [postImportCompletedEvent(scopeOf(p, at), account.accountNumber)]);
+        await enqueueEvents(trx, deps.subjectPrefix, [postImportCompletedEvent(scopeOf(p, at), accountNumber)]);
       });
     },
 

@@ -23,17 +23,24 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'di-e2e-'));
   const input = path.join(dir, 'book.ndjson');
   await writeBook({ out: input, count: COUNT, seed: 'bench-e2e', profile: 'typical' });
-  const stack = await startBenchStack();
+  // BENCH_PROFILE=<dir> writes a V8 CPU profile of the worker there.
+  const stack = await startBenchStack({ workerNodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
   try {
+    const cpuBefore = stack.cpu();
     const summary = await runMigration({
       input,
       apiUrl: stack.apiUrl,
       apiKey: stack.apiKey,
       concurrency: CONCURRENCY,
-      pollIntervalMs: 100,
+      pollIntervalMs: Number(process.env.BENCH_POLL_MS ?? 500),
       progress: 'plain',
     });
     const rss = { apiMiB: stack.peakRssMiB(stack.api), workerMiB: stack.peakRssMiB(stack.worker) };
+    // Where the time goes: CPU milliseconds per imported account, by process.
+    const cpuAfter = stack.cpu();
+    const cpuMsPerAccount = Object.fromEntries(
+      Object.keys(cpuAfter).map((k) => [k, Math.round(((cpuAfter[k]! - cpuBefore[k]!) * 1000) / COUNT)]),
+    );
 
     // Raw baseline: the create store code alone, one transaction per account, same concurrency.
     const db = createDb(stack.databaseUrl, CONCURRENCY + 2);
@@ -64,6 +71,7 @@ async function main() {
       baselinePerSecond: +baselinePerSecond.toFixed(1),
       ratio: +(baselinePerSecond / summary.accountsPerSecond).toFixed(2),
       peakRss: rss,
+      cpuMsPerAccount,
       durationMs: summary.durationMs,
     };
     console.log(JSON.stringify(result, null, 2));

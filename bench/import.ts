@@ -48,7 +48,7 @@ async function main() {
 
     for (const profile of ['typical', 'large'] as const) {
       for (const inFlight of [1, 8, 32]) {
-        const count = QUICK ? Math.max(inFlight * 2, 8) : profile === 'typical' ? (inFlight === 1 ? 60 : inFlight === 8 ? 300 : 600) : inFlight === 1 ? 20 : 120;
+        const count = QUICK ? Math.max(inFlight * 3, 12) : profile === 'typical' ? (inFlight === 1 ? 60 : inFlight === 8 ? 300 : 600) : inFlight === 1 ? 20 : 120;
         book++;
         const accounts: Account[] = [...generateBook({ seed: `bench-${profile}-${inFlight}`, count, profile, prefix: `B${book}-` })];
 
@@ -64,7 +64,7 @@ async function main() {
             const body = (await s.json()) as { status: string };
             if (body.status === 'PROCESSED') break;
             if (body.status === 'ERRORED') throw new Error(`import ERRORED: ${JSON.stringify(body)}`);
-            await new Promise((res) => setTimeout(res, 10));
+            await new Promise((res) => setTimeout(res, 50));
           }
           latencies.push(performance.now() - started);
         });

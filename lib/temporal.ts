@@ -37,9 +37,10 @@ export async function startImportWorkflow(client: Client, taskQueue: string, p: 
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       const handle = client.workflow.getHandle(p.workflowId);
       const d = await handle.describe();
-      if (d.memo?.run === p.run) return d.runId; // this very run is already going
-      // The previous run's workflow is still closing (its outcome is already recorded in the
-      // database). Give it a moment, then end it: only the newest run may act.
+      if (d.memo?.run === p.run && d.memo?.importProcessId === p.id) return d.runId; // this very run is already going
+      // Another execution holds the id: the previous run's workflow still closing (its outcome
+      // is already recorded in the database), or one left over from a database that no longer
+      // exists. Give it a moment, then end it: the database says which run may act.
       if (attempt < 20) {
         await new Promise((r) => setTimeout(r, 100));
         continue;

@@ -54,7 +54,33 @@ const portOpen = (port: number) =>
     s.on('error', () => resolve(false));
   });
 
+/** CPU seconds (user + system) a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of every PostgreSQL server process on this machine. */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(pid));
+    } catch {
+      /* gone */
+    }
+  }
+  return total;
+}
+
 export interface BenchStack {
+  temporal: ChildProcess;
+  /** CPU seconds used so far by each part of the stack (and by this benchmark process). */
+  cpu(): Record<string, number>;
   apiUrl: string;
   apiKey: string;
   databaseUrl: string;
@@ -71,7 +97,7 @@ export function peakRssMiB(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
-export async function startBenchStack(opts: { env?: Record<string, string> } = {}): Promise<BenchStack> {
+export async function startBenchStack(opts: { env?: Record<string, string>; workerNodeArgs?: string[] } = {}): Promise<BenchStack> {
   if (!fs.existsSync(path.join(ROOT, 'dist', 'api', 'main.js'))) throw new Error('run `npm run build` first');
   const id = `${process.pid}`;
   const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -111,7 +137,7 @@ export async function startBenchStack(opts: { env?: Record<string, string> } = {
     ...opts.env,
   };
   void metricsPort;
-  const worker = spawn(process.execPath, [path.join(ROOT, 'dist/worker/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const worker = spawn(process.execPath, [...(opts.workerNodeArgs ?? []), path.join(ROOT, 'dist/worker/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(worker);
   const api = spawn(process.execPath, [path.join(ROOT, 'dist/api/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(api);
@@ -119,6 +145,14 @@ export async function startBenchStack(opts: { env?: Record<string, string> } = {
   await waitFor(async () => (await fetch(`${apiUrl}/readyz`)).ok, 'api');
 
   return {
+    temporal,
+    cpu: () => ({
+      temporal: cpuSeconds(temporal.pid!),
+      api: cpuSeconds(api.pid!),
+      worker: cpuSeconds(worker.pid!),
+      postgres: postgresCpuSeconds(),
+      client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+    }),
     apiUrl,
     apiKey: API_KEY!,
     databaseUrl,

@@ -37,7 +37,7 @@ describe('a worker killed in the middle of the create activity', () => {
     expect((await request(s.app.callback()).post('/v2/data-import/accounts/').send(uniqueAccount(ext))).status).toBe(201);
     expect(await crashing.exited).toBe('SIGKILL');
 
-    // A healthy worker takes over once the heartbeat timeout notices the dead one.
+    // A healthy worker takes over once the workflow task of the dead one times out (10 s).
     await s.startWorker();
     const record = await eventually(async () => {
       const r = await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`);
