@@ -61,18 +61,22 @@ const INFRA_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2,
 const steps = proxyLocalActivities<Activities>({
   startToCloseTimeout: '2m',
   retry: INFRA_RETRY,
+  // Backoffs of 2 s and more wait on a durable workflow timer, not in the worker's memory.
+  localRetryThreshold: '2s',
 });
 
 // Writing the account: as above, with room for very large accounts.
 const writers = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5m',
   retry: INFRA_RETRY,
+  localRetryThreshold: '2s',
 });
 
 // Recording an outcome must eventually succeed, whatever the outage: retried without a bound.
 const recorder = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '60s' },
+  localRetryThreshold: '2s',
 });
 
 /** Code recorded when retries of an infrastructure failure ran out. */
