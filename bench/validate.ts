@@ -66,7 +66,8 @@ async function bench(name: string, account: unknown, iterations: number) {
  */
 async function http(small: unknown, large: unknown) {
   const autocannon = (await import('autocannon')).default;
-  const stack = await startBenchStack();
+  // BENCH_PROFILE=<dir> writes a V8 CPU profile of the API there.
+  const stack = await startBenchStack({ apiNodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
   try {
     const token = await obtainToken(stack.apiUrl, stack.apiKey);
     const out = [];

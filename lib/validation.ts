@@ -15,6 +15,28 @@ export function toSupplierConfig(s: ImportSupplier): SupplierConfig {
   };
 }
 
+/** How long a supplier's configuration read from PostgreSQL is reused by one process. */
+export const SUPPLIER_CACHE_MS = 2000;
+
+const supplierCaches = new WeakMap<Knex, Map<string, { value: SupplierConfig | null; expires: number }>>();
+
+/**
+ * Suppliers change rarely (an operator's status or configuration change) and every validation
+ * reads one: each process reuses what it read for SUPPLIER_CACHE_MS, so an operator's change takes
+ * effect within two seconds (README "Configuration").
+ */
+export async function cachedSupplier(db: Knex, code: string, now = Date.now()): Promise<SupplierConfig | null> {
+  let cache = supplierCaches.get(db);
+  if (!cache) supplierCaches.set(db, (cache = new Map()));
+  const hit = cache.get(code);
+  if (hit && hit.expires > now) return hit.value;
+  const s = await getSupplier(db, code);
+  const value = s ? toSupplierConfig(s) : null;
+  if (cache.size > 10_000) cache.clear(); // unknown codes sent by a hostile caller stay bounded
+  cache.set(code, { value, expires: now + SUPPLIER_CACHE_MS });
+  return value;
+}
+
 /**
  * The validator as the API and the worker use it: reference data from the in-memory cache,
  * suppliers and reference ownership from PostgreSQL. `allowSupplier` narrows the suppliers to the
@@ -31,8 +53,7 @@ export function databaseValidator(opts: {
     referenceData: () => cache.current(),
     suppliers: async (code) => {
       if (opts.allowSupplier && !opts.allowSupplier(code)) return null;
-      const s = await getSupplier(db, code);
-      return s ? toSupplierConfig(s) : null;
+      return cachedSupplier(db, code);
     },
     referenceOwners: (account, pairs) => findReferenceOwners(db, account, pairs),
     documentStore: opts.documentStore ?? new LocalDocumentStore(),

@@ -17,6 +17,7 @@ export interface WorkerDeps {
   metrics?: Metrics;
   maxConcurrentActivities?: number;
   maxConcurrentWorkflowTasks?: number;
+  maxCachedWorkflows?: number;
   /** A prebuilt workflow bundle (faster start); else the workflows are bundled from source. */
   workflowBundlePath?: string;
   /** Tests wrap activities to pause or crash them at a chosen point. */
@@ -39,5 +40,8 @@ export async function createWorker(d: WorkerDeps): Promise<Worker> {
     maxConcurrentActivityTaskExecutions: d.maxConcurrentActivities ?? 32,
     maxConcurrentWorkflowTaskExecutions: d.maxConcurrentWorkflowTasks ?? 32,
     shutdownGraceTime: '30s',
+    // Imports finish in one or two workflow tasks: a small sticky cache holds what is running
+    // and keeps the worker's memory flat (README "Scaling", bench/NOTES.md).
+    maxCachedWorkflows: d.maxCachedWorkflows ?? 100,
   });
 }

@@ -97,7 +97,7 @@ export function peakRssMiB(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
-export async function startBenchStack(opts: { env?: Record<string, string>; workerNodeArgs?: string[] } = {}): Promise<BenchStack> {
+export async function startBenchStack(opts: { env?: Record<string, string>; workerNodeArgs?: string[]; apiNodeArgs?: string[] } = {}): Promise<BenchStack> {
   if (!fs.existsSync(path.join(ROOT, 'dist', 'api', 'main.js'))) throw new Error('run `npm run build` first');
   const id = `${process.pid}`;
   const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -139,7 +139,7 @@ export async function startBenchStack(opts: { env?: Record<string, string>; work
   void metricsPort;
   const worker = spawn(process.execPath, [...(opts.workerNodeArgs ?? []), path.join(ROOT, 'dist/worker/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(worker);
-  const api = spawn(process.execPath, [path.join(ROOT, 'dist/api/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const api = spawn(process.execPath, [...(opts.apiNodeArgs ?? []), path.join(ROOT, 'dist/api/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(api);
   const apiUrl = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${apiUrl}/readyz`)).ok, 'api');

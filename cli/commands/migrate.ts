@@ -27,6 +27,7 @@ interface MigrateOptions {
   apiUrl: string;
   apiKey?: string;
   concurrency: number;
+  maxInFlight?: number;
   validateOnly?: boolean;
   validateFirst?: boolean;
   state?: string;
@@ -65,6 +66,7 @@ export function register(program: Command): void {
     .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
     .addOption(new Option('--api-key <key>', 'organisation API key (omit when the API runs without authentication)').env('DATA_IMPORT_API_KEY'))
     .option('--concurrency <n>', 'requests in flight at once, for creates and for status polls each', integerIn(1, 1024), DEFAULT_CONCURRENCY)
+    .option('--max-in-flight <n>', 'imports submitted and not yet final at most at once (back-pressure; default 2 × --concurrency)', integerIn(1, 100000))
     .addOption(new Option('--validate-only', 'only validate every account and report its errors; creates nothing, leaves the state file alone').conflicts('validateFirst'))
     .option('--validate-first', 'validate each account first and create only the valid ones')
     .option('--state <file>', 'resumable state file (default: <input>.migrate-state.json)')
@@ -93,6 +95,7 @@ export function register(program: Command): void {
           apiUrl: o.apiUrl,
           apiKey: o.apiKey,
           concurrency: o.concurrency,
+          maxInFlight: o.maxInFlight,
           mode,
           statePath: o.state,
           reportPrefix: o.report,

@@ -60,6 +60,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
   const started = Date.now();
   const mode = opts.mode ?? 'create';
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const maxInFlight = opts.maxInFlight ?? concurrency * 2;
   const pollIntervalMs = opts.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   // --validate-only changes nothing on the server, so it leaves the resumable state alone.
   const statePath = mode === 'validate-only' ? null : (opts.statePath ?? `${opts.input}.migrate-state.json`);
@@ -279,6 +280,9 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     const inFlight = new Set<Promise<void>>();
     for await (const rec of readInput(opts.input)) {
       if (stop.signal.aborted) break;
+      // Back-pressure: submit no faster than imports finish, so the service is never handed a
+      // queue it cannot work off (a queue only adds latency, never throughput).
+      while (follower.size + inFlight.size >= maxInFlight && !stop.signal.aborted) await new Promise((r) => setTimeout(r, 25));
       const p: Promise<void> = handle(rec).finally(() => inFlight.delete(p));
       inFlight.add(p);
       if (inFlight.size >= concurrency) await Promise.race(inFlight);

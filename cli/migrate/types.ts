@@ -45,6 +45,8 @@ export interface MigrationOptions {
   apiKey?: string;
   /** Requests in flight at once, for creates and for polls each; default 16. */
   concurrency?: number;
+  /** Imports submitted and not yet final at most at once (back-pressure); default 2 × concurrency. */
+  maxInFlight?: number;
   /** Default create. */
   mode?: MigrationMode;
   /** Default `<input>.migrate-state.json`. */
