@@ -1,4 +1,5 @@
 import { addCalendarDays, addWorkingDays } from './workingDays';
+import type { CreatedAccount } from '../db/stores/accountStore';
 
 /**
  * Whether and from when one meter point can be marked for registration. Pure: the caller reads the
@@ -8,15 +9,8 @@ import { addCalendarDays, addWorkingDays } from './workingDays';
 /** How far ahead a supply start date may be: the industry accepts a switch date at most 28 days out. */
 export const REGISTRATION_HORIZON_DAYS = 28;
 
-export interface MeterPointForRegistration {
-  id: number;
-  identifier: string;
-  supplyType: 'ELECTRICITY' | 'GAS';
-  mpid: string | null;
-  supplyStartDate: string | null;
-  etInProgress: boolean;
-  drInProgress: boolean;
-}
+/** A meter point as the account store returns it (CreatedAccount.meterPoints). */
+export type MeterPointForRegistration = CreatedAccount['meterPoints'][number];
 
 /** The dates every meter point of one request is judged against. */
 export interface RegistrationWindow {

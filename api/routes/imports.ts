@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { jsonBody } from '../middleware/jsonBody';
-import { canAccessSupplier } from '../principal';
+import { canAccessSupplier, authenticated } from '../principal';
 import { databaseValidator } from '../../lib/validation';
 import { findProcess, toApiRecord } from '../../db/stores/importProcesses';
 import { assertObject, createImport, validateAccount } from '../services/imports';
@@ -10,12 +10,7 @@ import { notFound } from '../errors';
 /** The v2 account operations of the spec: validate, create, import status. */
 export function importsRouter(deps: AppDeps): Router {
   const r = new Router({ prefix: '/v2/data-import/accounts' });
-  if (deps.authenticate) r.use(deps.authenticate);
-  else
-    r.use((ctx, next) => {
-      ctx.state.authDisabled = true;
-      return next();
-    });
+  r.use(authenticated(deps.authenticate));
   const body = jsonBody(deps.config.http.bodyLimitBytes);
 
   // The validator sees only the caller's suppliers: another organisation's is "not found".

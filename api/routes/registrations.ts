@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { AppDeps } from '../deps';
 import { HttpError, RawBodyError } from '../errors';
-import { canAccessSupplier, principalOf } from '../principal';
+import { canAccessSupplier, principalOf, authenticated } from '../principal';
 import { parseRegistrationQuery, QueryIssue } from '../../registration/query';
 import { registrationFlowsWorkflowId } from '../../registration/workflowId';
 import type { RegistrationNotFound, RegistrationRequest } from '../../registration/types';
@@ -22,12 +22,7 @@ export class RegistrationQueryError extends HttpError {
  */
 export function registrationsRouter(deps: AppDeps): Router {
   const r = new Router({ prefix: '/v1/data-import/send-registration-flows' });
-  if (deps.authenticate) r.use(deps.authenticate);
-  else
-    r.use((ctx, next) => {
-      ctx.state.authDisabled = true;
-      return next();
-    });
+  r.use(authenticated(deps.authenticate));
 
   r.post('/:supplier/:external/', async (ctx) => {
     const { supplier, external } = ctx.params as { supplier: string; external: string };
