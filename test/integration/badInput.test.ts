@@ -1,0 +1,155 @@
+import request from 'supertest';
+import type Koa from 'koa';
+import { startStack, Stack } from '../support/stack';
+import { uniqueAccount } from '../support/fixtures';
+import { createApp } from '../../api/app';
+import type { AppDeps } from '../../api/deps';
+import { buildExtras } from '../../api/extras';
+import { createOrganisation, grantSupplier, issueApiKey } from '../../auth/store';
+import type { Config } from '../../lib/config';
+
+/**
+ * "Bad input gets a clear error and loses nothing": every operation of the production wiring,
+ * sent malformed JSON, wrong JSON types, unknown fields, wrong content types, oversized bodies
+ * and bad credentials, answers a 4xx with a stable `code` — never a 500, never a stack trace.
+ */
+describe('bad input on every endpoint', () => {
+  let s: Stack;
+  let deps: AppDeps;
+  let app: Koa;
+  let token: string;
+  const LIMIT = 64 * 1024;
+
+  const REST: { method: 'post' | 'get'; path: string; json: boolean }[] = [
+    { method: 'post', path: '/v2/data-import/accounts/validate/', json: true },
+    { method: 'post', path: '/v2/data-import/accounts/', json: true },
+    { method: 'get', path: '/v2/data-import/accounts/DEMO_ENERGY/X-1/', json: false },
+    { method: 'post', path: '/v1/data-import/send-registration-flows/DEMO_ENERGY/X-1/', json: false },
+  ];
+
+  function expectCleanError(res: request.Response, status: number, code: string) {
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    const text = JSON.stringify(res.body);
+    expect(text).not.toMatch(/\bat .+\.(ts|js):\d+/); // no stack trace
+    if (Array.isArray(res.body)) return; // the registration 404 is the spec's array
+    expect(res.body.code ?? res.body.non_field_errors?.code).toBe(code);
+  }
+
+  beforeAll(async () => {
+    s = await startStack({
+      worker: false,
+      relay: false,
+      configure: (d) => {
+        deps = d;
+        return {};
+      },
+    });
+    const config = { ...deps.config, http: { ...deps.config.http, bodyLimitBytes: LIMIT } } as Config;
+    const base = { ...deps, config };
+    app = createApp({ ...base, ...(await buildExtras({ ...base, nc: s.nc })) });
+    await createOrganisation(s.t.db, 'ORG');
+    await grantSupplier(s.t.db, 'ORG', 'DEMO_ENERGY');
+    const key = await issueApiKey(s.t.db, 'ORG');
+    const res = await request(app.callback())
+      .post('/v1/graphql/')
+      .send({ query: 'mutation($k:String!){obtainKrakenToken(input:{APIKey:$k}){token}}', variables: { k: key.key } });
+    token = res.body.data.obtainKrakenToken.token;
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  const call = (e: (typeof REST)[number], auth: string | null = `Token ${token}`) => {
+    const r = request(app.callback())[e.method](e.path);
+    return auth ? r.set('Authorization', auth) : r;
+  };
+
+  describe.each(REST)('$method $path', (e) => {
+    it('answers not_authenticated without credentials', async () => {
+      const res = await call(e, null);
+      expectCleanError(res, 401, 'not_authenticated');
+      expect(res.headers['www-authenticate']).toMatch(/^Token/);
+    });
+
+    // Credentials of our kind that do not verify are authentication_failed; another scheme, or
+    // a scheme with no credentials, is not our credential at all: not_authenticated.
+    it.each([
+      ['a token that is not a JWT', 'Token not-a-jwt', 'authentication_failed'],
+      ['a malformed JWT', 'JWT a.b.c', 'authentication_failed'],
+      ['a 5,000-character token', `Token ${'x'.repeat(5000)}`, 'authentication_failed'],
+      ['a scheme without a token', 'Bearer', 'not_authenticated'],
+      ['Basic credentials', 'Basic dXNlcjpwYXNz', 'not_authenticated'],
+    ])('answers 401 for %s', async (_what, header, code) => {
+      const res = await call(e, header);
+      expectCleanError(res, 401, code);
+      expect(res.headers['www-authenticate']).toMatch(/^Token/);
+    });
+
+    if (!e.json) return;
+
+    it('answers parse_error for malformed JSON', async () => {
+      expectCleanError(await call(e).set('Content-Type', 'application/json').send('{"import_supplier": '), 400, 'parse_error');
+    });
+
+    it.each([['an array', '[1,2]'], ['a string', '"x"'], ['a number', '42'], ['null', 'null'], ['true', 'true']])('answers parse_error for %s', async (_what, body) => {
+      expectCleanError(await call(e).set('Content-Type', 'application/json').send(body), 400, 'parse_error');
+    });
+
+    it('answers unsupported_media_type for a non-JSON content type', async () => {
+      expectCleanError(await call(e).set('Content-Type', 'text/plain').send('hello'), 415, 'unsupported_media_type');
+    });
+
+    it('answers payload_too_large past the body limit', async () => {
+      const big = JSON.stringify({ ...uniqueAccount('BIG'), notes: [{ created_at: '2026-01-01T00:00:00Z', body: 'x'.repeat(LIMIT) }] });
+      expectCleanError(await call(e).set('Content-Type', 'application/json').send(big), 413, 'payload_too_large');
+    });
+
+    it('answers a validation code for wrong JSON types and unknown fields, never a 500', async () => {
+      const bodies = [
+        { ...uniqueAccount('T1'), customers: 'nope' },
+        { ...uniqueAccount('T2'), supply_addresses: [{ meter_points: [{ meters: [{ registers: [null, 1, 'x', {}] }] }] }] },
+        { ...uniqueAccount('T3'), surprise: { nested: [1, 2, 3] } },
+        { payload: 'not an account', task_params: { is_dry_run: 'yes' } },
+        { payload: uniqueAccount('T4'), task_params: { schedule_window_start: 'soon' }, extra: 1 },
+        { import_supplier: 12, external_account_number: ['a'] },
+        {},
+      ];
+      for (const body of bodies) {
+        const res = await call(e).send(body);
+        const code = e.path.endsWith('/validate/') ? 'account_failed_validation' : 'import_process_failed_validation';
+        expectCleanError(res, 400, code);
+      }
+    });
+  });
+
+  it('answers not_found with the documented shape for an unknown route and method_not_allowed for a wrong method', async () => {
+    expectCleanError(await request(app.callback()).get('/v2/nope'), 404, 'not_found');
+    expectCleanError(await request(app.callback()).delete('/v2/data-import/accounts/validate/').set('Authorization', `Token ${token}`), 405, 'method_not_allowed');
+  });
+
+  it('answers the registration operation a validation_error for a malformed supply_start_date', async () => {
+    const res = await request(app.callback())
+      .post('/v1/data-import/send-registration-flows/DEMO_ENERGY/X-1/?supply_start_date=2026-02-30')
+      .set('Authorization', `Token ${token}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'validation_error', errors: [{ code: 'invalid_date', attr: 'supply_start_date' }] });
+  });
+
+  it('answers GraphQL errors, never a 500, for malformed GraphQL requests', async () => {
+    const cases: [string, string][] = [
+      ['application/json', '{bad json'],
+      ['application/json', JSON.stringify({ query: 'mutation { nope }' })],
+      ['application/json', JSON.stringify({ query: '{' })],
+      ['application/json', JSON.stringify({ query: 'mutation { obtainKrakenToken(input: {APIKey: 42}) { token } }' })],
+      ['application/json', JSON.stringify([1, 2])],
+      ['text/plain', 'mutation { x }'],
+    ];
+    for (const [type, body] of cases) {
+      const res = await request(app.callback()).post('/v1/graphql/').set('Content-Type', type).send(body);
+      expect(res.status).toBeGreaterThanOrEqual(200);
+      expect(res.status).toBeLessThan(500);
+      expect(JSON.stringify(res.body)).not.toMatch(/\bat .+\.(ts|js):\d+/);
+    }
+  });
+});
