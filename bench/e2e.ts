@@ -24,7 +24,7 @@ async function main() {
   const input = path.join(dir, 'book.ndjson');
   await writeBook({ out: input, count: COUNT, seed: 'bench-e2e', profile: 'typical' });
   // BENCH_PROFILE=<dir> writes a V8 CPU profile of the worker there.
-  const stack = await startBenchStack({ workerNodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
+  const stack = await startBenchStack({ workerNodeArgs: [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])] });
   try {
     const cpuBefore = stack.cpu();
     const summary = await runMigration({

@@ -79,7 +79,8 @@ say "migrating the database and seeding demo data"
 SETUP_OUT="$(cd "$ROOT" && node dist/scripts/setup.js --demo)"
 
 mkdir -p "$DATA/logs"
-node "$ROOT/dist/worker/main.js" >>"$DATA/logs/worker.log" 2>&1 &
+# shellcheck disable=SC2086 # WORKER_NODE_OPTIONS is a list of node flags
+node ${WORKER_NODE_OPTIONS:-} "$ROOT/dist/worker/main.js" >>"$DATA/logs/worker.log" 2>&1 &
 STARTED_PIDS+=("$!")
 node "$ROOT/dist/api/main.js" >>"$DATA/logs/api.log" 2>&1 &
 STARTED_PIDS+=("$!")

@@ -38,6 +38,8 @@ export async function createWorker(d: WorkerDeps): Promise<Worker> {
     ...(d.workflowBundlePath ? { workflowBundle: { codePath: d.workflowBundlePath } } : { workflowsPath: require.resolve('../workflows') }),
     activities,
     maxConcurrentActivityTaskExecutions: d.maxConcurrentActivities ?? 32,
+    // The import steps are local activities: the same bound applies to them.
+    maxConcurrentLocalActivityExecutions: d.maxConcurrentActivities ?? 32,
     maxConcurrentWorkflowTaskExecutions: d.maxConcurrentWorkflowTasks ?? 32,
     shutdownGraceTime: '30s',
     // Imports finish in one or two workflow tasks: a small sticky cache holds what is running
