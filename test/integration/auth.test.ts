@@ -4,9 +4,6 @@ import request from 'supertest';
 import type Koa from 'koa';
 import { startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
-import { createApp } from '../../api/app';
-import type { AppDeps } from '../../api/deps';
-import { buildExtras } from '../../api/extras';
 import { createSupplier } from '../../db/stores/suppliers';
 import { createOrganisation, grantSupplier, issueApiKey, revokeApiKey } from '../../auth/store';
 import type { Config } from '../../lib/config';
@@ -15,16 +12,13 @@ const OBTAIN = 'mutation($input: ObtainJSONWebTokenInput!) { obtainKrakenToken(i
 
 describe('authentication of the REST API with tokens from the GraphQL endpoint', () => {
   let s: Stack;
-  let deps: AppDeps;
   let app: Koa;
   let keyA: { id: string; key: string };
   let keyB: { id: string; key: string };
 
   /** The production wiring (buildExtras) over the stack's dependencies, with config overrides. */
   async function appWith(auth: Partial<Config['auth']> = {}): Promise<Koa> {
-    const config = { ...deps.config, auth: { ...deps.config.auth, ...auth } } as Config;
-    const base = { ...deps, config };
-    return createApp({ ...base, ...(await buildExtras({ ...base, nc: s.nc })) });
+    return s.productionApp({ ...s.config, auth: { ...s.config.auth, ...auth } } as Config);
   }
 
   const gql = (a: Koa, input: Record<string, unknown>) => request(a.callback()).post('/v1/graphql/').send({ query: OBTAIN, variables: { input } });
@@ -39,14 +33,7 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
   const errorCodeOf = (res: request.Response) => res.body.errors?.[0]?.extensions?.errorCode;
 
   beforeAll(async () => {
-    s = await startStack({
-      worker: false,
-      relay: false,
-      configure: (d) => {
-        deps = d;
-        return {};
-      },
-    });
+    s = await startStack({ worker: false, relay: false });
     app = await appWith();
     await createSupplier(s.t.db, 'OTHER_ENERGY', { status: 'Ongoing' });
     await createOrganisation(s.t.db, 'ORG_A');
@@ -154,7 +141,7 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
       res = await call();
     }
     expect(res.body.code).toBe('authentication_failed');
-    expect(Date.now() - revokedAt).toBeLessThan(deps.config.auth.grantCacheMs + 500);
+    expect(Date.now() - revokedAt).toBeLessThan(s.config.auth.grantCacheMs + 500);
     expect(errorCodeOf(await gql(app, { APIKey: k.key }))).toBe('KT-CT-1139');
     expect(errorCodeOf(await gql(app, { refreshToken }))).toBe('KT-CT-1135');
   });

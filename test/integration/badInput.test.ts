@@ -2,9 +2,6 @@ import request from 'supertest';
 import type Koa from 'koa';
 import { startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
-import { createApp } from '../../api/app';
-import type { AppDeps } from '../../api/deps';
-import { buildExtras } from '../../api/extras';
 import { createOrganisation, grantSupplier, issueApiKey } from '../../auth/store';
 import type { Config } from '../../lib/config';
 
@@ -15,7 +12,6 @@ import type { Config } from '../../lib/config';
  */
 describe('bad input on every endpoint', () => {
   let s: Stack;
-  let deps: AppDeps;
   let app: Koa;
   let token: string;
   const LIMIT = 64 * 1024;
@@ -37,17 +33,8 @@ describe('bad input on every endpoint', () => {
   }
 
   beforeAll(async () => {
-    s = await startStack({
-      worker: false,
-      relay: false,
-      configure: (d) => {
-        deps = d;
-        return {};
-      },
-    });
-    const config = { ...deps.config, http: { ...deps.config.http, bodyLimitBytes: LIMIT } } as Config;
-    const base = { ...deps, config };
-    app = createApp({ ...base, ...(await buildExtras({ ...base, nc: s.nc })) });
+    s = await startStack({ worker: false, relay: false });
+    app = await s.productionApp({ ...s.config, http: { ...s.config.http, bodyLimitBytes: LIMIT } } as Config);
     await createOrganisation(s.t.db, 'ORG');
     await grantSupplier(s.t.db, 'ORG', 'DEMO_ENERGY');
     const key = await issueApiKey(s.t.db, 'ORG');

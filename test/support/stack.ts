@@ -11,6 +11,7 @@ import { OutboxRelay } from '../../events/relay';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../lib/validation';
 import { createApp } from '../../api/app';
+import { buildExtras } from '../../api/extras';
 import type { AppDeps } from '../../api/deps';
 import { natsCheck, postgresCheck, temporalCheck } from '../../lib/readiness';
 import { createWorker, WorkerDeps } from '../../worker/createWorker';
@@ -36,6 +37,10 @@ export interface Stack {
   stream: string;
   taskQueue: string;
   stop(): Promise<void>;
+  /** The dependencies the stack's app was built from. */
+  deps: AppDeps;
+  /** The production wiring (authentication, GraphQL, documents, registrations) over the stack's dependencies, with another config if given. */
+  productionApp(config?: Config): Promise<Koa>;
   startWorker(opts?: { wrapActivities?: WorkerDeps['wrapActivities'] }): Promise<void>;
   stopWorker(): Promise<void>;
 }
@@ -85,6 +90,11 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; conf
   const app = createApp({ ...deps, ...(opts.configure?.(deps) ?? {}) });
 
   const stack: Stack = {
+    deps,
+    async productionApp(cfg = config) {
+      const base = { ...deps, config: cfg };
+      return createApp({ ...base, ...(await buildExtras({ ...base, nc })) });
+    },
     id,
     ext: (name: string) => `${name}-${id}`,
     t,
