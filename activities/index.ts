@@ -33,6 +33,31 @@ export interface ImportRef {
   run: number;
 }
 
+/** A status in which a run has ended (or, for PROCESSED, has committed its account). */
+export type SettledStatus = Exclude<ImportStatus, 'PENDING' | 'IN_PROGRESS'>;
+
+/**
+ * What a step found when the run had already moved past it: a worker that died before its
+ * workflow task completed leaves no record of the local activities it ran, so on replay a step
+ * may find its own run's work done. The workflow then ends (or, for PROCESSED, goes on to
+ * post-import) in exactly this status.
+ */
+export interface Settled {
+  outcome: 'settled';
+  status: SettledStatus;
+  accountNumber: string | null;
+  errorCode: string | null;
+}
+
+function settled(p: ImportProcess): Settled {
+  return {
+    outcome: 'settled',
+    status: p.status as SettledStatus,
+    accountNumber: p.krakenIdentifier,
+    errorCode: p.latestError?.code ?? null,
+  };
+}
+
 /** Stable failure types (ApplicationFailure.type); they become latest_error.code. */
 export const FAILURE = {
   validation: 'import_process_failed_validation',
@@ -41,6 +66,8 @@ export const FAILURE = {
   superseded: 'import_process_superseded',
   eventSchema: 'event_schema_violation',
   postImport: 'post_import_failed',
+  /** A step found its run already ended by another attempt; recordFailure reports that end. */
+  settled: 'import_process_already_settled',
 } as const;
 
 const MAX_DETAIL_ISSUES = 10;
@@ -153,6 +180,10 @@ export function createActivities(deps: ActivityDeps) {
         if (p.status === 'CANCELLED') {
           throw ApplicationFailure.create({ type: FAILURE.cancelled, message: 'The import was cancelled before the account was created.', nonRetryable: true });
         }
+        if (p.status !== 'IN_PROGRESS') {
+          // Another attempt of this run already recorded its end (ERRORED, say): never overwrite it.
+          throw ApplicationFailure.create({ type: FAILURE.settled, message: `This run already ended ${p.status}.`, nonRetryable: true });
+        }
         const existing = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
         const at = now();
         const created =
@@ -176,13 +207,17 @@ export function createActivities(deps: ActivityDeps) {
   }
 
   return {
-    /** PENDING → IN_PROGRESS, unless the window has already ended or this run is stale. */
-    async startImport(ref: ImportRef): Promise<{ outcome: 'ok' | 'stale' | 'window_expired' }> {
+    /**
+     * PENDING → IN_PROGRESS, unless the window has already ended. Run again for the same run (a
+     * replay after a worker died), it continues from what it finds: IN_PROGRESS goes on, any later
+     * status is reported as settled. Only another run number is stale.
+     */
+    async startImport(ref: ImportRef): Promise<{ outcome: 'ok' | 'stale' | 'window_expired' } | Settled> {
       return db.transaction(async (trx) => {
         const p = await getProcessById(trx, ref.importProcessId, { forUpdate: true });
         if (!p || p.run !== ref.run) return { outcome: 'stale' as const };
         if (p.status === 'IN_PROGRESS') return { outcome: 'ok' as const }; // this activity, retried
-        if (p.status !== 'PENDING') return { outcome: 'stale' as const };
+        if (p.status !== 'PENDING') return settled(p);
         const at = now();
         if (at.getTime() > p.scheduleWindowEnd.getTime()) return { outcome: 'window_expired' as const };
         await move(trx, p, 'IN_PROGRESS', at, { step: 'validating' }, []);
@@ -221,23 +256,30 @@ export function createActivities(deps: ActivityDeps) {
     async createAccount(ref: ImportRef): Promise<{ accountNumber: string }> {
       return withHeartbeat(() => create(ref));
     },
-    async completeDryRun(ref: ImportRef): Promise<void> {
-      await db.transaction(async (trx) => {
+    async completeDryRun(ref: ImportRef): Promise<Settled | void> {
+      return db.transaction(async (trx) => {
         const p = await lockRun(trx, ref);
-        if (p.status === 'DRY_RUN_SUCCEEDED') return;
+        if (p.status === 'DRY_RUN_SUCCEEDED') return; // this activity, retried
+        if (p.status !== 'IN_PROGRESS') return settled(p); // an earlier attempt of this run ended it
         const at = now();
         await move(trx, p, 'DRY_RUN_SUCCEEDED', at, { step: 'done', error: null }, [dryRunCompleteEvent(scopeOf(p, at))]);
       });
     },
 
-    /** ERRORED (or DRY_RUN_ERRORED) with latest_error, unless a cancel got there first. */
-    async recordFailure(input: ImportRef & { code: string; detail: string; dryRun: boolean }): Promise<{ outcome: 'recorded' | 'cancelled' | 'processed' }> {
+    /**
+     * ERRORED (or DRY_RUN_ERRORED) with latest_error, unless the run already ended otherwise: a
+     * cancel got there first, the account was committed by an earlier attempt (the workflow goes
+     * on to post-import), or an earlier attempt already recorded the end.
+     */
+    async recordFailure(
+      input: ImportRef & { code: string; detail: string; dryRun: boolean },
+    ): Promise<{ outcome: 'recorded' | 'cancelled' } | { outcome: 'processed'; accountNumber: string } | Settled> {
       return db.transaction(async (trx) => {
         const p = await lockRun(trx, input);
         if (p.status === 'CANCELLED') return { outcome: 'cancelled' as const };
-        if (p.status === 'PROCESSED') return { outcome: 'processed' as const };
+        if (p.status === 'PROCESSED') return { outcome: 'processed' as const, accountNumber: p.krakenIdentifier! };
+        if (p.status !== 'IN_PROGRESS') return settled(p);
         const status: ImportStatus = input.dryRun ? 'DRY_RUN_ERRORED' : 'ERRORED';
-        if (p.status === status) return { outcome: 'recorded' as const };
         const at = now();
         const error = { code: input.code, detail: input.detail, domain: 'import_process' as const };
         await move(trx, p, status, at, { step: 'done', error }, [errorEvent(scopeOf(p, at), input.dryRun, input.code, input.detail)]);
@@ -246,12 +288,15 @@ export function createActivities(deps: ActivityDeps) {
       });
     },
 
-    /** CANCELLED with its event; too late once the account is committed. */
-    async cancelImport(input: ImportRef & { reason: 'operator' | 'window_expired' }): Promise<{ outcome: 'cancelled' } | { outcome: 'too_late'; accountNumber: string }> {
+    /** CANCELLED with its event; too late once the account is committed, or once the run ended. */
+    async cancelImport(
+      input: ImportRef & { reason: 'operator' | 'window_expired' },
+    ): Promise<{ outcome: 'cancelled' } | { outcome: 'too_late'; accountNumber: string } | Settled> {
       return db.transaction(async (trx) => {
         const p = await lockRun(trx, input);
         if (p.status === 'PROCESSED') return { outcome: 'too_late' as const, accountNumber: p.krakenIdentifier! };
         if (p.status === 'CANCELLED') return { outcome: 'cancelled' as const };
+        if (p.status !== 'PENDING' && p.status !== 'IN_PROGRESS') return settled(p);
         const at = now();
         await move(trx, p, 'CANCELLED', at, { step: input.reason === 'operator' ? 'cancelled_by_operator' : 'window_expired' }, [cancelledEvent(scopeOf(p, at), p.scheduleWindowEnd)]);
         logFor(p).info({ reason: input.reason }, 'import cancelled');
@@ -260,10 +305,12 @@ export function createActivities(deps: ActivityDeps) {
     },
 
     /** Supplier-configured follow-ups: customer emails queued when the supplier turns them on. */
-    async postImport(ref: ImportRef): Promise<void> {
-      await db.transaction(async (trx) => {
+    async postImport(ref: ImportRef): Promise<{ outcome: 'completed' | 'failed' }> {
+      return db.transaction(async (trx) => {
         const p = await lockRun(trx, ref);
-        if (p.currentStep === 'done') return;
+        // Run again after a crash: the follow-ups' outcome is already recorded, with its event.
+        if (p.currentStep === 'done') return { outcome: 'completed' as const };
+        if (p.currentStep === 'post_import_failed') return { outcome: 'failed' as const };
         const supplier = await getSupplier(trx, p.importSupplier);
         const accountNumber = p.krakenIdentifier;
         if (!accountNumber) throw new Error('post-import found no account number on a PROCESSED import');
@@ -279,12 +326,14 @@ export function createActivities(deps: ActivityDeps) {
         const at = now();
         await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: 'done' });
         await enqueueEvents(trx, deps.subjectPrefix, [postImportCompletedEvent(scopeOf(p, at), accountNumber)]);
+        return { outcome: 'completed' as const };
       });
     },
 
     async recordPostImportError(input: ImportRef & { code: string; detail: string }): Promise<void> {
       await db.transaction(async (trx) => {
         const p = await lockRun(trx, input);
+        if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return;
         const at = now();
         await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: 'post_import_failed' });
         await enqueueEvents(trx, deps.subjectPrefix, [postImportErrorEvent(scopeOf(p, at), input.code, input.detail)]);

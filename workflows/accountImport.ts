@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
-import type { createActivities } from '../activities';
+import type { createActivities, Settled } from '../activities';
 import { ImportStatusKey } from './searchAttributes';
 
 /** Workflow input: ids and settings only; the payload stays in PostgreSQL (claim check). */
@@ -32,6 +32,12 @@ export type AccountImportOutcome =
   | { status: 'PROCESSED'; accountNumber: string }
   | { status: 'DRY_RUN_SUCCEEDED' | 'DRY_RUN_ERRORED' | 'ERRORED' | 'CANCELLED'; errorCode?: string }
   | { status: 'STALE' };
+
+/**
+ * ImportStatus of an execution whose run the database no longer knows (a newer run of the same
+ * import exists): it acts on nothing and says so, instead of keeping a status that is not true.
+ */
+export const SUPERSEDED_STATUS = 'SUPERSEDED';
 
 export interface ImportProgress {
   status: string;
@@ -121,6 +127,7 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
 
   const finishCancelled = async (reason: 'operator' | 'window_expired'): Promise<AccountImportOutcome> => {
     const r = await CancellationScope.nonCancellable(() => recorder.cancelImport({ ...ref, reason }));
+    if (r.outcome === 'settled') return endSettled(r);
     if (r.outcome === 'too_late') {
       // The account was committed before the cancel: the import stays PROCESSED.
       progress.accountNumber = r.accountNumber;
@@ -132,11 +139,28 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
     return { status: 'CANCELLED' };
   };
 
+  /**
+   * The run already ended (found by a step that a replay ran again, see activities Settled): end
+   * the workflow in exactly that status, after the post-import follow-ups for a committed account.
+   */
+  const endSettled = async (r: Settled): Promise<AccountImportOutcome> => {
+    if (r.status === 'PROCESSED') {
+      progress.accountNumber = r.accountNumber;
+      await CancellationScope.nonCancellable(() => postImport());
+      return { status: 'PROCESSED', accountNumber: r.accountNumber! };
+    }
+    show(r.status, r.errorCode ? `already ended: ${r.errorCode}` : 'already ended');
+    if (r.status === 'CANCELLED' || r.status === 'DRY_RUN_SUCCEEDED') return { status: r.status };
+    return { status: r.status, errorCode: r.errorCode ?? undefined };
+  };
+
   const postImport = async () => {
     show('PROCESSED', 'post-import follow-ups');
     try {
-      await steps.postImport(ref);
-      show('PROCESSED', 'done');
+      const r = await steps.postImport(ref);
+      // Histories recorded before post-import reported its outcome carry no result: completed.
+      if (r?.outcome === 'failed') show('PROCESSED', 'post-import failed earlier');
+      else show('PROCESSED', 'done');
     } catch (err) {
       // The account exists whatever happens here: record the follow-up failure, stay PROCESSED.
       const f = failureOf(err);
@@ -151,8 +175,14 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
     if (waitMs > 0) await sleep(waitMs);
 
     show('IN_PROGRESS', 'validating');
-    const started = await steps.startImport(ref);
-    if (started.outcome === 'stale') return { status: 'STALE' };
+    // Moving to IN_PROGRESS must eventually happen whatever the outage (or the window ends first):
+    // a start that gave up would leave the row PENDING with its workflow closed.
+    const started = await recorder.startImport(ref);
+    if (started.outcome === 'stale') {
+      show(SUPERSEDED_STATUS, 'a newer run of this import exists');
+      return { status: 'STALE' };
+    }
+    if (started.outcome === 'settled') return await endSettled(started);
     if (started.outcome === 'window_expired') return await finishCancelled('window_expired');
 
     try {
@@ -160,7 +190,8 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
       if (input.isDryRun) {
         show('IN_PROGRESS', 'dry run');
         await writers.dryRunImport(ref);
-        await recorder.completeDryRun(ref);
+        const completed = await recorder.completeDryRun(ref);
+        if (completed?.outcome === 'settled') return await endSettled(completed);
         show('DRY_RUN_SUCCEEDED', 'done');
         return { status: 'DRY_RUN_SUCCEEDED' };
       }
@@ -175,6 +206,11 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
         show('CANCELLED', 'cancelled while running');
         return { status: 'CANCELLED' };
       }
+      if (recorded.outcome === 'processed') {
+        // An earlier attempt of this run committed the account before this one failed.
+        return await endSettled({ outcome: 'settled', status: 'PROCESSED', accountNumber: recorded.accountNumber, errorCode: null });
+      }
+      if (recorded.outcome === 'settled') return await endSettled(recorded);
       show(input.isDryRun ? 'DRY_RUN_ERRORED' : 'ERRORED', f.code);
       return { status: input.isDryRun ? 'DRY_RUN_ERRORED' : 'ERRORED', errorCode: f.code };
     }

@@ -57,5 +57,15 @@ describe('a worker killed in the middle of the create activity', () => {
     });
     expect(onStream).toHaveLength(1);
     expect(onStream[0]!.envelope.id).toBe(outboxComplete[0].event_id);
+
+    // The replayed run finds its own account committed and goes on: post-import runs once, the
+    // workflow ends PROCESSED (not STALE) and its ImportStatus says so too.
+    const handle = s.client.workflow.getHandle(`account-import:DEMO_ENERGY:${ext}`);
+    expect(await handle.result()).toEqual({ status: 'PROCESSED', accountNumber: record.kraken_identifier });
+    const described = await handle.describe();
+    expect(described.searchAttributes.ImportStatus).toEqual(['PROCESSED']);
+    const postImport = await s.t.db('outbox').where({ event_type: 'data_import.import_process.post_import.completed' }).whereRaw(`envelope->'data'->>'import_process_external_identifier' = ?`, [ext]);
+    expect(postImport).toHaveLength(1);
+    expect((await s.t.db('import_processes').where({ external_account_number: ext }).first()).current_step).toBe('done');
   }, 120_000);
 });
