@@ -1,0 +1,173 @@
+/**
+ * Every step of accountImport run a second time for the same run, as a replay after a worker died
+ * before its workflow task completed would run it (local activities leave no record then). Each
+ * must continue from what it finds; only another run number is stale (issue "Nothing gets stuck").
+ */
+import { createActivities, ImportRef } from '../../activities';
+import { ReferenceDataCache } from '../../account/referenceDataCache';
+import { databaseValidator } from '../../lib/validation';
+import { importWorkflowId } from '../../lib/ids';
+import { getProcessById, upsertRun } from '../../db/stores/importProcesses';
+import { createSupplier } from '../../db/stores/suppliers';
+import { createTestDatabase, TestDatabase } from '../support/db';
+import { uniqueAccount } from '../support/fixtures';
+import { silentLog } from '../support/stack';
+
+describe('import steps run again for the same run', () => {
+  let t: TestDatabase;
+  let cache: ReferenceDataCache;
+  let acts: ReturnType<typeof createActivities>;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    await createSupplier(t.db, 'DEMO_ENERGY', { status: 'Ongoing', marketParticipantId: 'DEMO' });
+    cache = new ReferenceDataCache(t.db);
+    await cache.start();
+    acts = createActivities({ db: t.db, validator: databaseValidator({ db: t.db, cache }), subjectPrefix: 'rerun', log: silentLog });
+  });
+  afterAll(async () => {
+    await cache.stop();
+    await t.drop();
+  });
+
+  async function newRun(opts: { dryRun?: boolean } = {}): Promise<ImportRef & { ext: string }> {
+    const ext = `RERUN-${++n}`;
+    const now = new Date();
+    const p = await upsertRun(t.db, null, {
+      importSupplier: 'DEMO_ENERGY',
+      externalAccountNumber: ext,
+      payload: uniqueAccount(ext),
+      taskParams: {},
+      isDryRun: opts.dryRun ?? false,
+      scheduleWindowStart: now,
+      scheduleWindowEnd: new Date(now.getTime() + 3600_000),
+      workflowId: importWorkflowId('DEMO_ENERGY', ext),
+      warnings: [],
+      now,
+    });
+    return { importProcessId: p.id, run: p.run, ext };
+  }
+
+  const statusOf = async (ref: ImportRef) => (await getProcessById(t.db, ref.importProcessId))!;
+  const eventsOf = async (type: string, ext: string) =>
+    t.db('outbox').where({ event_type: type }).whereRaw(`coalesce(envelope->'data'->>'external_identifier', envelope->'data'->>'import_process_external_identifier') = ?`, [ext]);
+
+  it('start: a row already IN_PROGRESS for this run continues', async () => {
+    const ref = await newRun();
+    expect(await acts.startImport(ref)).toEqual({ outcome: 'ok' });
+    expect(await acts.startImport(ref)).toEqual({ outcome: 'ok' });
+    expect((await statusOf(ref)).status).toBe('IN_PROGRESS');
+  });
+
+  it('start: a row already PROCESSED for this run reports it settled with its account number', async () => {
+    const ref = await newRun();
+    await acts.startImport(ref);
+    const { accountNumber } = await acts.createAccount(ref);
+    expect(await acts.startImport(ref)).toEqual({ outcome: 'settled', status: 'PROCESSED', accountNumber, errorCode: null });
+  });
+
+  it('start: only another run number is stale', async () => {
+    const ref = await newRun();
+    expect(await acts.startImport({ ...ref, run: ref.run + 1 })).toEqual({ outcome: 'stale' });
+    expect(await acts.startImport({ ...ref, run: ref.run - 1 })).toEqual({ outcome: 'stale' });
+  });
+
+  it('create: run again after its commit returns the same account, one account row and one complete event', async () => {
+    const ref = await newRun();
+    await acts.startImport(ref);
+    const first = await acts.createAccount(ref);
+    const second = await acts.createAccount(ref);
+    expect(second).toEqual(first);
+    expect(await t.db('accounts').where({ external_account_number: ref.ext })).toHaveLength(1);
+    expect(await eventsOf('data_import.import_process.complete', ref.ext)).toHaveLength(1);
+  });
+
+  it('create: never overwrites an end that another attempt of the run recorded', async () => {
+    const ref = await newRun();
+    await acts.startImport(ref);
+    await acts.recordFailure({ ...ref, code: 'import_process_failed_validation', detail: 'x', dryRun: false });
+    await expect(acts.createAccount(ref)).rejects.toMatchObject({ type: 'import_process_already_settled', nonRetryable: true });
+    expect((await statusOf(ref)).status).toBe('ERRORED');
+    expect(await t.db('accounts').where({ external_account_number: ref.ext })).toHaveLength(0);
+  });
+
+  it('recordFailure: reports processed when an earlier attempt committed the account', async () => {
+    const ref = await newRun();
+    await acts.startImport(ref);
+    const { accountNumber } = await acts.createAccount(ref);
+    expect(await acts.recordFailure({ ...ref, code: 'import_process_failed_validation', detail: 'x', dryRun: false })).toEqual({ outcome: 'processed', accountNumber });
+    expect((await statusOf(ref)).status).toBe('PROCESSED');
+    expect(await eventsOf('data_import.import_process.error', ref.ext)).toHaveLength(0);
+  });
+
+  it('recordFailure: run again reports the recorded end once, with one error event', async () => {
+    const ref = await newRun();
+    await acts.startImport(ref);
+    expect(await acts.recordFailure({ ...ref, code: 'import_process_failed_validation', detail: 'x', dryRun: false })).toEqual({ outcome: 'recorded' });
+    expect(await acts.recordFailure({ ...ref, code: 'import_process_failed_validation', detail: 'x', dryRun: false })).toEqual({
+      outcome: 'settled',
+      status: 'ERRORED',
+      accountNumber: null,
+      errorCode: 'import_process_failed_validation',
+    });
+    expect(await eventsOf('data_import.import_process.error', ref.ext)).toHaveLength(1);
+  });
+
+  it('dry run: completing again is a no-op; completing after a recorded dry-run error reports that error', async () => {
+    const ok = await newRun({ dryRun: true });
+    await acts.startImport(ok);
+    await acts.dryRunImport(ok);
+    expect(await acts.completeDryRun(ok)).toBeUndefined();
+    expect(await acts.completeDryRun(ok)).toBeUndefined();
+    expect(await eventsOf('data_import.import_process.dry_run_complete', ok.ext)).toHaveLength(1);
+
+    const failed = await newRun({ dryRun: true });
+    await acts.startImport(failed);
+    await acts.recordFailure({ ...failed, code: 'import_process_creation_failed', detail: 'x', dryRun: true });
+    expect(await acts.completeDryRun(failed)).toMatchObject({ outcome: 'settled', status: 'DRY_RUN_ERRORED' });
+    expect((await statusOf(failed)).status).toBe('DRY_RUN_ERRORED');
+  });
+
+  it('post-import: run again after it completed ends completed with one post_import.completed event', async () => {
+    const ref = await newRun();
+    await acts.startImport(ref);
+    await acts.createAccount(ref);
+    expect(await acts.postImport(ref)).toEqual({ outcome: 'completed' });
+    expect(await acts.postImport(ref)).toEqual({ outcome: 'completed' });
+    expect(await eventsOf('data_import.import_process.post_import.completed', ref.ext)).toHaveLength(1);
+  });
+
+  it('post-import: a recorded post-import failure stays the outcome; no completed event follows the error', async () => {
+    const ref = await newRun();
+    await acts.startImport(ref);
+    await acts.createAccount(ref);
+    await acts.recordPostImportError({ ...ref, code: 'post_import_failed', detail: 'x' });
+    await acts.recordPostImportError({ ...ref, code: 'post_import_failed', detail: 'x' });
+    expect(await acts.postImport(ref)).toEqual({ outcome: 'failed' });
+    expect(await eventsOf('data_import.import_process.post_import.error', ref.ext)).toHaveLength(1);
+    expect(await eventsOf('data_import.import_process.post_import.completed', ref.ext)).toHaveLength(0);
+  });
+
+  it('cancel: after the run ended otherwise reports that end and changes nothing', async () => {
+    const ref = await newRun();
+    await acts.startImport(ref);
+    await acts.recordFailure({ ...ref, code: 'import_process_failed_validation', detail: 'x', dryRun: false });
+    expect(await acts.cancelImport({ ...ref, reason: 'operator' })).toMatchObject({ outcome: 'settled', status: 'ERRORED' });
+    expect(await eventsOf('data_import.import_process.cancelled', ref.ext)).toHaveLength(0);
+
+    const done = await newRun();
+    await acts.startImport(done);
+    const { accountNumber } = await acts.createAccount(done);
+    expect(await acts.cancelImport({ ...done, reason: 'operator' })).toEqual({ outcome: 'too_late', accountNumber });
+    expect(await acts.cancelImport({ ...done, reason: 'operator' })).toEqual({ outcome: 'too_late', accountNumber });
+  });
+
+  it('cancel: run again after it cancelled reports cancelled with one cancelled event', async () => {
+    const ref = await newRun();
+    expect(await acts.cancelImport({ ...ref, reason: 'operator' })).toEqual({ outcome: 'cancelled' });
+    expect(await acts.cancelImport({ ...ref, reason: 'operator' })).toEqual({ outcome: 'cancelled' });
+    expect(await acts.startImport(ref)).toMatchObject({ outcome: 'settled', status: 'CANCELLED' });
+    expect(await eventsOf('data_import.import_process.cancelled', ref.ext)).toHaveLength(1);
+  });
+});
