@@ -14,6 +14,7 @@ import { ReferenceDataCache } from '../account/referenceDataCache';
 import { databaseValidator } from '../lib/validation';
 import { createWorker } from './createWorker';
 import { UnstartedRunSweeper } from './sweeper';
+import { freePort, listenWithFallback } from './metricsPorts';
 
 async function main(): Promise<void> {
   let config;
@@ -29,9 +30,30 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.logLevel, name: 'worker' });
   const metrics = createMetrics('worker');
 
-  // The SDK's own metrics (task latencies, slots, sticky cache...) on a Prometheus endpoint.
-  const sdkMetricsPort = config.worker.metricsPort === 0 ? 0 : config.worker.metricsPort + 1;
-  if (sdkMetricsPort) {
+  // Worker metrics and the SDK's own (task latencies, slots, sticky cache...) on two Prometheus
+  // endpoints. A port another worker on this host holds falls back to a free one (README "Ports").
+  let metricsServer: http.Server | undefined;
+  let metricsPort = 0;
+  let sdkMetricsPort = 0;
+  if (config.worker.metricsPort) {
+    metricsServer = http.createServer(async (req, res) => {
+      if (req.url === '/metrics') {
+        res.setHeader('Content-Type', metrics.registry.contentType);
+        res.end(await metrics.registry.metrics());
+      } else if (req.url === '/healthz') {
+        res.end('{"status":"ok"}');
+      } else {
+        res.statusCode = 404;
+        res.end('{"code":"not_found","detail":"Not found."}');
+      }
+    });
+    const own = await listenWithFallback(metricsServer, config.worker.metricsPort, '127.0.0.1');
+    const sdk = await freePort(config.worker.metricsPort + 1, '127.0.0.1');
+    metricsPort = own.port;
+    sdkMetricsPort = sdk.port;
+    if (own.fellBack || sdk.fellBack) {
+      log.warn({ preferred: [config.worker.metricsPort, config.worker.metricsPort + 1], metricsPort, sdkMetricsPort }, 'metrics ports taken (another worker on this host?): using free ones');
+    }
     Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } });
   }
 
@@ -73,23 +95,7 @@ async function main(): Promise<void> {
   const sweeper = new UnstartedRunSweeper({ db, temporal: client, taskQueue: config.temporal.taskQueue, log });
   sweeper.start();
 
-  let metricsServer: http.Server | undefined;
-  if (config.worker.metricsPort) {
-    metricsServer = http.createServer(async (req, res) => {
-      if (req.url === '/metrics') {
-        res.setHeader('Content-Type', metrics.registry.contentType);
-        res.end(await metrics.registry.metrics());
-      } else if (req.url === '/healthz') {
-        res.end('{"status":"ok"}');
-      } else {
-        res.statusCode = 404;
-        res.end('{"code":"not_found","detail":"Not found."}');
-      }
-    });
-    metricsServer.listen(config.worker.metricsPort, '127.0.0.1');
-  }
-
-  log.info({ taskQueue: config.temporal.taskQueue, metricsPort: config.worker.metricsPort, sdkMetricsPort }, 'worker running');
+  log.info({ taskQueue: config.temporal.taskQueue, metricsPort, sdkMetricsPort }, 'worker running');
   onShutdown(log, async () => {
     // Activities in flight finish (up to the shutdown grace time) before the worker resolves.
     worker.shutdown();
