@@ -14,7 +14,8 @@ async function main(): Promise<void> {
     const [, applied] = await db.migrate.latest();
     process.stderr.write(`[data-import] migrations: ${applied.length ? applied.join(', ') : 'up to date'}\n`);
     if (process.argv.includes('--demo')) {
-      const out = await seedDemo(db);
+      // DEMO_API_KEY_FILE: where a run of its own (the fault suite) keeps its key, not data/demo-api-key.
+      const out = await seedDemo(db, { keyFile: process.env.DEMO_API_KEY_FILE || undefined });
       for (const [k, v] of Object.entries(out)) if (v !== undefined) process.stdout.write(`${k}=${v}\n`);
     }
   } finally {

@@ -13,8 +13,8 @@ export interface NatsServer {
   port: number;
   storeDir: string;
   start(): Promise<void>;
-  /** SIGTERM and wait for the exit: JetStream flushes its store, the port is free again. */
-  stop(): Promise<void>;
+  /** SIGTERM (or the signal given: SIGKILL for a crash) and wait for the exit; the port is free again. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
   restart(): Promise<void>;
   /** Stops the server and removes its temporary directory. */
   dispose(): Promise<void>;
@@ -94,11 +94,11 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    async stop() {
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
       const c = child;
       if (!c) return;
       child = null;
-      c.kill('SIGTERM');
+      c.kill(signal);
       const killed = setTimeout(() => c.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(killed);
