@@ -41,5 +41,14 @@ set +e
 npx jest --ci "$@"
 code=$?
 set -e
+# The fault suite's short form (README "Fault suite") runs with the whole suite, not when jest was
+# given a selection of tests.
+if [[ $# -eq 0 && "$code" == 0 ]]; then
+  say "fault suite (short form)"
+  set +e
+  bash "$ROOT/scripts/faults.sh" --short
+  code=$?
+  set -e
+fi
 say "tests finished in $(($(date +%s) - T0)) s"
 exit "$code"

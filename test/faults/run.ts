@@ -300,8 +300,9 @@ async function main(): Promise<number> {
     '',
     `seed ${o.seed}; supervisor restarts ${restarts}`,
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
   const failed = results.filter((r) => r.problems.length > 0 || r.faults.length === 0);
+  lines.push(`faults: ${results.length - failed.length} passed, ${failed.length} failed`);
+  process.stdout.write(`${lines.join('\n')}\n`);
   for (const r of results.filter((x) => x.faults.length === 0)) say(`${r.scenario}: no fault was injected (the book finished first): use more --accounts`);
   // Logs are kept only when something failed.
   if (failed.length === 0) fs.rmSync(work, { recursive: true, force: true });
