@@ -1,13 +1,18 @@
 import { Pool } from 'undici';
 import { AbortedError, backoffMs, retryAfterMs, sleep } from './backoff';
 import { AuthError, TokenSource } from './auth';
+import { Availability, type Ticket } from './availability';
 
 /**
  * The three operations of the data-import API that a migration uses, over one keep-alive
  * connection pool, with the retry policy of the brief:
- * - network errors and 5xx (503 request_timeout included) are retried with exponential backoff
- *   and jitter, at most `maxRetries` times; a create is safe to retry because the server answers
- *   a repeat with 409 (in progress) or 400 already-imported, never a second import;
+ * - a network error, or 5xx answers (503 request_timeout included) to everything, are an outage
+ *   (availability.ts): every request waits, one probe at a time goes out with backoff, and the
+ *   request is sent again once the API answers, without spending its retry bound;
+ * - a 5xx while other requests are answered is about this request: retried with exponential
+ *   backoff and jitter, at most `maxRetries` times, then returned (the account is FAILED);
+ * - a create is safe to send again because the server answers a repeat with 409 (in progress)
+ *   or 400 already-imported, never a second import (run.ts follows both);
  * - 429 waits for Retry-After (or the backoff when absent) and is retried up to MAX_THROTTLED
  *   times, not counted against `maxRetries` (being told to slow down is not a failure);
  * - 401 authentication_failed renews the token once and retries.
@@ -37,6 +42,8 @@ export interface ApiClientOptions {
   backoffBaseMs: number;
   backoffCapMs: number;
   signal?: AbortSignal;
+  /** Shared outage state of the run; default: one of this client's own, unbounded. */
+  availability?: Availability;
 }
 
 export interface ApiCounters {
@@ -57,8 +64,12 @@ export class ApiClient {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly tokens: TokenSource | null;
+  private readonly availability: Availability;
 
   constructor(private readonly opts: ApiClientOptions) {
+    this.availability =
+      opts.availability ??
+      new Availability({ probeBaseMs: 1000, probeCapMs: opts.backoffCapMs, timeoutMs: null, signal: opts.signal ?? new AbortController().signal, log: () => undefined, onGiveUp: () => undefined });
     const url = new URL(opts.apiUrl);
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.pool = new Pool(url.origin, {
@@ -97,44 +108,71 @@ export class ApiClient {
     let renewed = false;
     for (;;) {
       if (this.opts.signal?.aborted) throw new AbortedError();
-      let res: ApiResponse;
+      const ticket = await this.availability.admit();
       try {
-        const headers: Record<string, string> = { accept: 'application/json' };
-        if (payload !== undefined) headers['content-type'] = 'application/json';
-        if (this.tokens) headers.authorization = await this.tokens.header();
-        const r = await this.pool.request({ method, path: this.basePath + path, headers, body: payload, signal: this.opts.signal });
-        const text = await r.body.text();
-        let parsed: unknown = text;
-        try {
-          parsed = text === '' ? null : JSON.parse(text);
-        } catch {
-          /* a proxy's HTML error page: keep the text */
+        const outcome = await this.attempt(ticket, method, path, payload);
+        if ('error' in outcome) {
+          // No answer with the API otherwise answering: this request's own retry bound.
+          if (failures >= this.opts.maxRetries) throw new TransportError(`${method} ${path}: ${outcome.error.message}`);
+          await this.wait(failures++);
+          continue;
         }
-        res = { status: r.statusCode, body: parsed, headers: r.headers };
-      } catch (err) {
-        if (this.opts.signal?.aborted) throw new AbortedError();
-        if (err instanceof AuthError) throw err;
-        if (failures >= this.opts.maxRetries) throw new TransportError(`${method} ${path}: ${(err as Error).message}`);
-        await this.wait(failures++);
-        continue;
+        const res = outcome.res;
+        if (res === null) {
+          this.counters.retries++; // part of an outage: sent again once the API answers
+          continue;
+        }
+        if (res.status === 429 && throttled < MAX_THROTTLED) {
+          throttled++;
+          this.counters.throttled++;
+          await sleep(retryAfterMs(res.headers['retry-after']) ?? backoffMs(throttled, this.opts.backoffBaseMs, this.opts.backoffCapMs), this.opts.signal);
+          continue;
+        }
+        if (res.status >= 500 && failures < this.opts.maxRetries) {
+          await this.wait(failures++);
+          continue;
+        }
+        if (res.status === 401 && this.tokens && !renewed) {
+          renewed = true;
+          await this.tokens.forceRenew();
+          continue;
+        }
+        return res;
+      } finally {
+        this.availability.settle(ticket);
       }
-      if (res.status === 429 && throttled < MAX_THROTTLED) {
-        throttled++;
-        this.counters.throttled++;
-        await sleep(retryAfterMs(res.headers['retry-after']) ?? backoffMs(throttled, this.opts.backoffBaseMs, this.opts.backoffCapMs), this.opts.signal);
-        continue;
-      }
-      if (res.status >= 500 && failures < this.opts.maxRetries) {
-        await this.wait(failures++);
-        continue;
-      }
-      if (res.status === 401 && this.tokens && !renewed) {
-        renewed = true;
-        await this.tokens.forceRenew();
-        continue;
-      }
-      return res;
     }
+  }
+
+  /** One exchange. `res: null` when its failure is (part of) an outage. */
+  private async attempt(ticket: Ticket, method: 'GET' | 'POST', path: string, payload: string | undefined): Promise<{ res: ApiResponse | null } | { error: Error }> {
+    let res: ApiResponse;
+    try {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (payload !== undefined) headers['content-type'] = 'application/json';
+      if (this.tokens) headers.authorization = await this.tokens.header();
+      const r = await this.pool.request({ method, path: this.basePath + path, headers, body: payload, signal: this.opts.signal });
+      const text = await r.body.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        /* a proxy's HTML error page: keep the text */
+      }
+      res = { status: r.statusCode, body: parsed, headers: r.headers };
+    } catch (err) {
+      if (this.opts.signal?.aborted) throw new AbortedError();
+      if (err instanceof AuthError) throw err;
+      const e = err as NodeJS.ErrnoException;
+      if (this.availability.failed(ticket, e.code ?? e.message, 'transport')) return { res: null };
+      return { error: e };
+    }
+    if (res.status >= 500) {
+      if (this.availability.failed(ticket, `HTTP ${res.status}${errorCode(res.body) ? ` ${errorCode(res.body)}` : ''}`, 'http')) return { res: null };
+    } else {
+      this.availability.answered(ticket);
+    }
+    return { res };
   }
 
   private async wait(attempt: number): Promise<void> {
