@@ -1,32 +1,28 @@
-import { AbortedError } from './backoff';
+import { AbortedError, sleep } from './backoff';
 
 /**
  * Whether the API answers, shared by every request of a run: the bulk client waits out an outage
  * instead of failing the accounts it happens to be sending.
  *
  * A request that gets no HTTP answer (connection refused or reset, timeout), or the third 5xx in a
- * row with no other answer in between, opens an outage: from then on no request is sent except
- * one probe at a time — the next request in line — after 1 s, 2 s, 4 s ... (capped, with jitter).
- * The first answer that is not a 5xx ends the outage and everything resumes. A failure that opens
- * or falls inside an outage does not count against the request's own retry bound; a 5xx while
- * other requests are answered is about that request and does (api.ts). An outage longer than
- * `timeoutMs` stops the run (ApiUnavailableError): accounts are then reported with the code
- * `api_unavailable`, not FAILED.
+ * row with no other answer in between, opens an outage: no request is sent any more, and a probe
+ * (GET /readyz) goes out after 1 s, 2 s, 4 s ... (capped, with jitter) until the API answers it
+ * with anything but a 5xx; then everything resumes. A failure that opens or falls inside an
+ * outage does not count against the request's own retry bound; a 5xx while other requests are
+ * answered is about that request and does (api.ts). An outage longer than `timeoutMs` stops the
+ * run (ApiUnavailableError): accounts are then reported with the code `api_unavailable`, not FAILED.
  */
 
 /** The run stopped because the API stayed unavailable for longer than the outage timeout. */
 export class ApiUnavailableError extends AbortedError {
   readonly code = 'api_unavailable';
-  constructor(readonly since: number, readonly reason: string) {
+  constructor(
+    readonly since: number,
+    readonly reason: string,
+  ) {
     super();
     this.message = `the API has been unavailable since ${clock(since)} (${reason})`;
   }
-}
-
-export interface Ticket {
-  /** This request is the outage's probe. */
-  probe: boolean;
-  settled: boolean;
 }
 
 export interface OutageView {
@@ -36,35 +32,36 @@ export interface OutageView {
   nextProbeAt: number | null;
 }
 
+/** One look at the API: null when it answers, else why not. */
+export type Probe = () => Promise<string | null>;
+
 export interface AvailabilityOptions {
+  probe: Probe;
   probeBaseMs: number;
   probeCapMs: number;
   /** Longest outage waited out; null: no bound. */
   timeoutMs: number | null;
   signal: AbortSignal;
   log: (line: string) => void;
-  /** Called once when the outage outlasts timeoutMs. */
+  /** Called once when an outage outlasts timeoutMs. */
   onGiveUp: (err: ApiUnavailableError) => void;
   random?: () => number;
-}
-
-interface Down {
-  since: number;
-  reason: string;
-  attempt: number;
-  probeOut: boolean;
-  /** The probe is due but no request was waiting: the next one to arrive goes. */
-  probeDue: boolean;
-  nextProbeAt: number | null;
-  timer: NodeJS.Timeout | null;
-  giveUp: NodeJS.Timeout | null;
 }
 
 /** 5xx answers in a row, with no other answer between them, that make an outage. */
 export const OUTAGE_AFTER_5XX = 3;
 
+interface Down {
+  since: number;
+  reason: string;
+  nextProbeAt: number | null;
+  /** Aborted when the outage ends (an answer came some other way) or the run stops. */
+  ended: AbortController;
+  giveUp: NodeJS.Timeout | null;
+}
+
 interface Waiter {
-  resolve: (t: Ticket) => void;
+  resolve: () => void;
   reject: (err: Error) => void;
 }
 
@@ -82,103 +79,91 @@ export class Availability {
   readonly stats = { count: 0, totalMs: 0, longestMs: 0 };
 
   constructor(private readonly o: AvailabilityOptions) {
-    o.signal.addEventListener('abort', () => this.rejectAll(new AbortedError()), { once: true });
+    o.signal.addEventListener(
+      'abort',
+      () => {
+        this.down?.ended.abort();
+        this.rejectAll(this.gaveUp ?? new AbortedError());
+      },
+      { once: true },
+    );
   }
 
   /** The outage under way, if any. */
   current(): OutageView | null {
-    return this.down ? { since: this.down.since, reason: this.down.reason, nextProbeAt: this.down.probeOut ? null : this.down.nextProbeAt } : null;
+    return this.down ? { since: this.down.since, reason: this.down.reason, nextProbeAt: this.down.nextProbeAt } : null;
   }
 
-  /** Resolves when a request may be sent: at once while the API answers; in an outage, as its next probe or once it is over. */
-  admit(): Promise<Ticket> {
+  /** Resolves when a request may be sent: at once while the API answers, else once the outage is over. */
+  admit(): Promise<void> {
     if (this.gaveUp) return Promise.reject(this.gaveUp);
     if (this.o.signal.aborted) return Promise.reject(new AbortedError());
-    const d = this.down;
-    if (!d) return Promise.resolve({ probe: false, settled: false });
-    if (d.probeDue) {
-      d.probeDue = false;
-      d.probeOut = true;
-      return Promise.resolve({ probe: true, settled: false });
-    }
+    if (!this.down) return Promise.resolve();
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
-  /** The request got an HTTP answer that is not a 5xx: the API works. */
-  answered(ticket: Ticket): void {
-    ticket.settled = true;
+  /** A request got an HTTP answer that is not a 5xx: the API works. */
+  answered(): void {
     this.failuresInRow = 0;
-    const d = this.down;
-    if (!d) return;
-    const took = this.record(d);
-    this.down = null;
-    this.o.log(`API answers again after ${(took / 1000).toFixed(1)} s: resuming`);
-    const waiting = this.waiters;
-    this.waiters = [];
-    for (const w of waiting) w.resolve({ probe: false, settled: false });
+    if (this.down) this.recover(this.down);
   }
 
   /**
-   * The request got no answer (`kind` transport), or a 5xx. True when it counts as (part of) an
-   * outage: the caller then sends it again once admitted, without counting it against its retry bound.
+   * A request got no answer (`kind` transport), or a 5xx. True when that is (part of) an outage:
+   * the caller sends the request again once admitted, without counting it against its retry bound.
    */
-  failed(ticket: Ticket, reason: string, kind: 'transport' | 'http'): boolean {
-    ticket.settled = true;
+  failed(reason: string, kind: 'transport' | 'http'): boolean {
     this.failuresInRow++;
-    const d = this.down;
-    if (d) {
-      d.reason = reason;
-      if (ticket.probe) {
-        d.probeOut = false;
-        this.scheduleProbe(d);
-      }
-      return true;
-    }
+    if (this.down) return true;
     // A 5xx among answers to other requests is about this request (a slow account, a bug).
     if (kind === 'http' && this.failuresInRow < OUTAGE_AFTER_5XX) return false;
     const now = Date.now();
-    const down: Down = { since: now, reason, attempt: 0, probeOut: false, probeDue: false, nextProbeAt: null, timer: null, giveUp: null };
+    const down: Down = { since: now, reason, nextProbeAt: null, ended: new AbortController(), giveUp: null };
     this.down = down;
     if (this.o.timeoutMs !== null) down.giveUp = setTimeout(() => this.giveUp(down), this.o.timeoutMs);
-    this.scheduleProbe(down);
     this.o.log(`API unavailable since ${clock(now)} (${reason}): sending paused, probing with backoff${this.o.timeoutMs !== null ? ` for up to ${Math.round(this.o.timeoutMs / 1000)} s` : ''}`);
+    void this.probeUntilUp(down);
     return true;
   }
 
-  /** After every attempt: a probe that ended without a verdict (aborted, refused token) lets the next one go. */
-  settle(ticket: Ticket): void {
-    if (ticket.settled) return;
-    ticket.settled = true;
-    const d = this.down;
-    if (ticket.probe && d) {
-      d.probeOut = false;
-      this.scheduleProbe(d);
+  private async probeUntilUp(d: Down): Promise<void> {
+    const random = this.o.random ?? Math.random;
+    for (let attempt = 0; this.down === d; attempt++) {
+      // Jitter: many clients waiting on one API do not come back in step.
+      const delay = Math.round(Math.min(this.o.probeCapMs, this.o.probeBaseMs * 2 ** attempt) * (0.75 + 0.5 * random()));
+      d.nextProbeAt = Date.now() + delay;
+      try {
+        await sleep(delay, d.ended.signal);
+      } catch {
+        return; // over (answered meanwhile, gave up, or the run stopped)
+      }
+      d.nextProbeAt = null;
+      let why: string | null;
+      try {
+        why = await this.o.probe();
+      } catch (err) {
+        why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      }
+      if (this.down !== d) return;
+      if (why === null) return this.recover(d);
+      d.reason = why;
     }
   }
 
-  private scheduleProbe(d: Down): void {
-    if (d.timer) clearTimeout(d.timer);
-    const random = this.o.random ?? Math.random;
-    // Jitter: many clients waiting on one API do not come back in step.
-    const delay = Math.round(Math.min(this.o.probeCapMs, this.o.probeBaseMs * 2 ** d.attempt) * (0.75 + 0.5 * random()));
-    d.attempt++;
-    d.nextProbeAt = Date.now() + delay;
-    d.timer = setTimeout(() => {
-      d.timer = null;
-      if (this.down !== d) return;
-      const next = this.waiters.shift();
-      if (next) {
-        d.probeOut = true;
-        next.resolve({ probe: true, settled: false });
-      } else {
-        d.probeDue = true;
-      }
-    }, delay);
+  private recover(d: Down): void {
+    const took = this.record(d);
+    this.down = null;
+    this.failuresInRow = 0;
+    this.o.log(`API answers again after ${(took / 1000).toFixed(1)} s: resuming`);
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w.resolve();
   }
 
   private record(d: Down): number {
     const took = Date.now() - d.since;
-    this.clear(d);
+    d.ended.abort();
+    if (d.giveUp) clearTimeout(d.giveUp);
     this.stats.count++;
     this.stats.totalMs += took;
     this.stats.longestMs = Math.max(this.stats.longestMs, took);
@@ -189,22 +174,14 @@ export class Availability {
     if (this.down !== d) return;
     this.record(d);
     this.gaveUp = new ApiUnavailableError(d.since, d.reason);
-    this.o.log(`API still unavailable after ${Math.round((Date.now() - d.since) / 1000)} s (outage timeout): stopping; run the same command again to resume`);
+    this.o.log(`API still unavailable after ${Math.round((Date.now() - d.since) / 1000)} s (--outage-timeout): stopping; run the same command again to resume`);
     this.rejectAll(this.gaveUp);
     this.o.onGiveUp(this.gaveUp);
-  }
-
-  private clear(d: Down): void {
-    if (d.timer) clearTimeout(d.timer);
-    if (d.giveUp) clearTimeout(d.giveUp);
-    d.timer = null;
-    d.giveUp = null;
   }
 
   private rejectAll(err: Error): void {
     const waiting = this.waiters;
     this.waiters = [];
     for (const w of waiting) w.reject(err);
-    if (this.down) this.clear(this.down);
   }
 }

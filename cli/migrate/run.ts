@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { ApiClient, errorCode, errorDetail, TransportError, type ApiResponse } from './api';
 import { AuthError } from './auth';
 import { AbortedError } from './backoff';
-import { Availability, type ApiUnavailableError } from './availability';
+import type { ApiUnavailableError } from './availability';
 import { Follower, type FollowItem } from './follow';
 import { countInput, readInput, type InputRecord } from './input';
 import { startProgress } from './progress';
@@ -97,17 +97,6 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
   const backoffBaseMs = opts.backoffBaseMs ?? 250;
   const backoffCapMs = opts.backoffCapMs ?? 20_000;
   const outageTimeoutMs = opts.outageTimeoutMs ?? DEFAULT_OUTAGE_TIMEOUT_MS;
-  const availability = new Availability({
-    probeBaseMs: Math.min(1000, backoffBaseMs * 4),
-    probeCapMs: backoffCapMs,
-    timeoutMs: outageTimeoutMs > 0 ? outageTimeoutMs : null,
-    signal: stop.signal,
-    log,
-    onGiveUp: (err) => {
-      apiUnavailable = err;
-      stop.abort();
-    },
-  });
   const api = new ApiClient({
     apiUrl: opts.apiUrl ?? DEFAULT_API_URL,
     apiKey: opts.apiKey,
@@ -116,7 +105,14 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     backoffBaseMs,
     backoffCapMs,
     signal: stop.signal,
-    availability,
+    outage: {
+      timeoutMs: outageTimeoutMs > 0 ? outageTimeoutMs : null,
+      log,
+      onGiveUp: (err) => {
+        apiUnavailable = err;
+        stop.abort();
+      },
+    },
   });
 
   const extras: ReportRow[] = []; // parse errors and duplicates: not accounts of the state
@@ -295,7 +291,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
 
   const progress = startProgress(
     opts.progress ?? 'auto',
-    { total: () => total, done: () => finals, counts: () => liveCounts, following: () => follower.size, outage: () => availability.current() },
+    { total: () => total, done: () => finals, counts: () => liveCounts, following: () => follower.size, outage: () => api.outage() },
     log,
   );
   state.startAutoFlush();
@@ -359,7 +355,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     interrupted: interrupted && fatal === null && apiUnavailable === null,
     timedOut,
     apiUnavailable: apiUnavailable !== null,
-    outages: { ...availability.stats },
+    outages: api.outages,
     statePath,
     reportJson: `${reportPrefix}.json`,
     reportCsv: `${reportPrefix}.csv`,
