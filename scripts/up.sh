@@ -150,7 +150,11 @@ cat <<INFO
   Press Ctrl-C to stop.
 INFO
 
-# The supervisor runs until Ctrl-C / SIGTERM; it ends on its own only if it fails itself.
-wait "$SUPERVISOR_PID" || true
+# The supervisor runs until Ctrl-C / SIGTERM. A Ctrl-C reaches it too, and it then stops the
+# services and exits 0 (possibly before this shell runs its trap): the EXIT trap stops the rest.
+if wait "$SUPERVISOR_PID"; then
+  SUPERVISOR_PID=""
+  exit 0
+fi
 SUPERVISOR_PID=""
 die "the supervisor exited; see $DATA/logs/supervisor.log"
