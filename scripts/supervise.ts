@@ -96,14 +96,18 @@ async function main(): Promise<void> {
   });
   const pidFile = path.join(o.runDir, 'supervisor.pid');
   fs.writeFileSync(pidFile, `${process.pid}\n`);
-  let signals = 0;
+  const received = new Set<NodeJS.Signals>();
   const onSignal = (sig: NodeJS.Signals) => {
-    signals++;
-    if (signals > 1) {
-      // A second Ctrl-C: no more waiting for a graceful stop.
+    // Ctrl-C reaches both up.sh and this process, and up.sh then sends SIGTERM: only the same
+    // signal twice (a second Ctrl-C) means "do not wait any longer".
+    if (received.has(sig)) {
+      process.stderr.write(`[supervisor] ${sig} again: SIGKILL to every service\n`);
       supervisor.killAll();
       return;
     }
+    const first = received.size === 0;
+    received.add(sig);
+    if (!first) return;
     process.stderr.write(`[supervisor] ${sig}: stopping the services\n`);
     void supervisor.stop().then(() => {
       fs.rmSync(pidFile, { force: true });

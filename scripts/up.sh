@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # Brings up everything the service needs and runs it: PostgreSQL, NATS JetStream, Temporal
-# (dev server + Web UI), migrations and demo data, then the API and the worker. Idempotent;
-# Ctrl-C stops what this command started. See README "Quick start" and "Operations".
+# (dev server + Web UI), migrations and demo data, then the API and the worker under a supervisor
+# that restarts them when they exit. Idempotent; Ctrl-C stops what this command started.
+# See README "Quick start", "Operations" and "Supervision and ports".
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/up.sh [--local-services] [--help]
+Usage: scripts/up.sh [--local-services] [--workers N] [--api-replicas M] [--help]
 
 Brings up PostgreSQL, NATS (JetStream) and the Temporal dev server when they are not already
 running, migrates the database, seeds the demo import supplier DEMO_ENERGY and the organisation
 DEMO with an API key, then runs the API and the worker until Ctrl-C.
 
+The API and worker processes run under a supervisor: one that exits (crash, out of memory,
+SIGKILL) is started again after 1 s, 2 s, 4 s ... up to 30 s (back to 1 s once it has stayed up
+30 s), logged with its exit code or signal and restart count. A service process that dies never
+stops Temporal or the databases. Ctrl-C / SIGTERM stops everything this command started: the
+services get SIGTERM and 65 s to finish their work, then SIGKILL (a second Ctrl-C: at once).
+Pid files: data/run/<name>.pid (api-1, worker-1, ..., supervisor); logs: data/logs/<name>.log.
+
   --local-services  Start project-local PostgreSQL and NATS on free ports (data under
                     data/local/) even when the machine's own servers answer: for isolated runs
                     and to see what a fresh machine without those servers gets.
+  --workers N       Run N worker processes (default 1; one per core is the usual choice).
+                    Worker i serves its metrics on WORKER_METRICS_PORT + 2(i-1) (default 9464)
+                    and the SDK's on the port after it; a taken port falls back to a free one.
+  --api-replicas M  Run M API processes (default 1); replica i listens on PORT + i - 1.
   --help            Show this help.
 
 Environment: DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS (use those servers, start none), PORT,
@@ -23,15 +35,40 @@ USAGE
 }
 
 FORCE_LOCAL="${DATA_IMPORT_LOCAL_SERVICES:-0}"
-for arg in "$@"; do
-  case "$arg" in
+WORKERS=1
+API_REPLICAS=1
+while (($#)); do
+  case "$1" in
     --local-services) FORCE_LOCAL=1 ;;
+    --workers) WORKERS="${2:-}"; (($# > 1)) && shift ;;
+    --workers=*) WORKERS="${1#*=}" ;;
+    --api-replicas) API_REPLICAS="${2:-}"; (($# > 1)) && shift ;;
+    --api-replicas=*) API_REPLICAS="${1#*=}" ;;
     -h | --help) usage; exit 0 ;;
-    *) usage; die "unknown option: $arg" ;;
+    *) usage; die "unknown option: $1" ;;
   esac
+  shift
 done
+[[ "$WORKERS" =~ ^[1-9][0-9]*$ ]] || die "--workers expects a positive integer, got '$WORKERS'"
+[[ "$API_REPLICAS" =~ ^[1-9][0-9]*$ ]] || die "--api-replicas expects a positive integer, got '$API_REPLICAS'"
 
-trap cleanup EXIT INT TERM
+SUPERVISOR_PID=""
+# The supervisor first (it gives the services their grace period and SIGKILLs what stays),
+# then what cleanup stops: Temporal, project-local NATS and PostgreSQL.
+stop_all() {
+  local code=$?
+  # A second Ctrl-C reaches the supervisor, which then SIGKILLs the services; this shell goes on
+  # to stop the servers.
+  trap '' INT TERM
+  if [[ -n "$SUPERVISOR_PID" ]] && kill -0 "$SUPERVISOR_PID" 2>/dev/null; then
+    kill -TERM "$SUPERVISOR_PID" 2>/dev/null || true
+    wait "$SUPERVISOR_PID" 2>/dev/null || true
+  fi
+  (exit "$code")
+  cleanup
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
 T0=$(date +%s)
 DATA="$ROOT/data"
 [[ "$FORCE_LOCAL" == 1 ]] && DATA="$ROOT/data/local"
@@ -78,18 +115,18 @@ say "building (TypeScript → dist/, workflow bundle)"
 say "migrating the database and seeding demo data"
 SETUP_OUT="$(cd "$ROOT" && node dist/scripts/setup.js --demo)"
 
-mkdir -p "$DATA/logs"
-# shellcheck disable=SC2086 # WORKER_NODE_OPTIONS is a list of node flags
-node ${WORKER_NODE_OPTIONS:-} "$ROOT/dist/worker/main.js" >>"$DATA/logs/worker.log" 2>&1 &
-STARTED_PIDS+=("$!")
-node "$ROOT/dist/api/main.js" >>"$DATA/logs/api.log" 2>&1 &
-STARTED_PIDS+=("$!")
+mkdir -p "$DATA/logs" "$DATA/run"
+# The supervisor restarts a service process that exits; WORKER_NODE_OPTIONS (node flags of the
+# workers) and every other variable reach the services through its environment.
+node "$ROOT/dist/scripts/supervise.js" --workers "$WORKERS" --api-replicas "$API_REPLICAS" \
+  --run-dir "$DATA/run" --log-dir "$DATA/logs" &
+SUPERVISOR_PID=$!
 
 for _ in $(seq 1 300); do
   curl -fsS "http://$HOST:$PORT/readyz" >/dev/null 2>&1 && break
   sleep 0.2
 done
-curl -fsS "http://$HOST:$PORT/readyz" >/dev/null 2>&1 || { tail -n 20 "$DATA/logs/api.log" "$DATA/logs/worker.log" >&2; die "the API did not become ready"; }
+curl -fsS "http://$HOST:$PORT/readyz" >/dev/null 2>&1 || { tail -n 20 "$DATA/logs/api-1.log" "$DATA/logs/worker-1.log" >&2; die "the API did not become ready"; }
 
 API_KEY="$(printf '%s\n' "$SETUP_OUT" | sed -n 's/^API_KEY=//p')"
 say "ready in $(($(date +%s) - T0)) s"
@@ -97,7 +134,8 @@ cat <<INFO
 
   API            http://$HOST:$PORT          (readiness: /readyz, metrics: /metrics, OpenAPI: /openapi.json)
   Temporal UI    $TEMPORAL_UI_URL
-  Logs           $DATA/logs/api.log, $DATA/logs/worker.log
+  Processes      $API_REPLICAS API (port $PORT$( ((API_REPLICAS > 1)) && echo "-$((PORT + API_REPLICAS - 1))")), $WORKERS worker(s), supervised: pid files in $DATA/run
+  Logs           $DATA/logs/api-1.log, $DATA/logs/worker-1.log, ... and supervisor.log (restarts)
   Demo API key   ${API_KEY:-(kept from an earlier run; issue another: bin/data-import api-keys issue --organisation DEMO)}
 
   Import the example account (copy and paste):
@@ -112,5 +150,11 @@ cat <<INFO
   Press Ctrl-C to stop.
 INFO
 
-wait -n "${STARTED_PIDS[@]}" || true
-die "a service process exited; see $DATA/logs"
+# The supervisor runs until Ctrl-C / SIGTERM. A Ctrl-C reaches it too, and it then stops the
+# services and exits 0 (possibly before this shell runs its trap): the EXIT trap stops the rest.
+if wait "$SUPERVISOR_PID"; then
+  SUPERVISOR_PID=""
+  exit 0
+fi
+SUPERVISOR_PID=""
+die "the supervisor exited; see $DATA/logs/supervisor.log"

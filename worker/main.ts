@@ -16,7 +16,19 @@ import { createWorker } from './createWorker';
 import { UnstartedRunSweeper } from './sweeper';
 import { freePort, listenWithFallback } from './metricsPorts';
 
+/**
+ * Until the worker runs there is nothing to drain, and the Temporal runtime's own signal handlers
+ * would swallow a stop signal (the process would linger until its supervisor SIGKILLs it): a
+ * SIGTERM or SIGINT during start-up exits at once.
+ */
+function exitDuringStartup(signal: NodeJS.Signals): void {
+  process.stderr.write(`worker: ${signal} during start-up: exiting\n`);
+  process.exit(0);
+}
+
 async function main(): Promise<void> {
+  process.on('SIGTERM', exitDuringStartup);
+  process.on('SIGINT', exitDuringStartup);
   let config;
   try {
     config = loadConfig();
@@ -96,6 +108,8 @@ async function main(): Promise<void> {
   sweeper.start();
 
   log.info({ taskQueue: config.temporal.taskQueue, metricsPort, sdkMetricsPort }, 'worker running');
+  process.off('SIGTERM', exitDuringStartup);
+  process.off('SIGINT', exitDuringStartup);
   onShutdown(log, async () => {
     // Activities in flight finish (up to the shutdown grace time) before the worker resolves.
     worker.shutdown();

@@ -8,6 +8,7 @@ import {
   DEFAULT_API_URL,
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_RETRIES,
+  DEFAULT_OUTAGE_TIMEOUT_MS,
   DEFAULT_POLL_INTERVAL_MS,
   formatSummary,
   MigrationError,
@@ -18,8 +19,9 @@ import {
 /**
  * `data-import migrate`: pushes a book through the HTTP API (cli/migrate/run.ts does the work).
  * Exit codes: 0 every account PROCESSED (or valid / dry run succeeded), 2 finished with failed or
- * unfinished accounts (see the report), 130 interrupted (Ctrl-C; run the same command again to
- * resume), 1 the run could not proceed (bad options, input missing, credentials refused).
+ * unfinished accounts (see the report; includes a stop after --outage-timeout: run the same
+ * command again to resume), 130 interrupted (Ctrl-C; run the same command again to resume),
+ * 1 the run could not proceed (bad options, input missing, credentials refused).
  */
 
 interface MigrateOptions {
@@ -34,6 +36,7 @@ interface MigrateOptions {
   report?: string;
   pollInterval: number;
   timeout?: number;
+  outageTimeout: number;
   dryRunTasks?: boolean;
   retryFailed?: boolean;
   maxRetries: number;
@@ -43,6 +46,12 @@ interface MigrateOptions {
 function minutes(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of minutes.');
+  return n;
+}
+
+function minutesOrZero(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of minutes (0: no bound).');
   return n;
 }
 
@@ -73,9 +82,15 @@ export function register(program: Command): void {
     .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.report)')
     .option('--poll-interval <ms>', 'milliseconds between two status polls of one account', integerIn(50, 3_600_000), DEFAULT_POLL_INTERVAL_MS)
     .option('--timeout <minutes>', 'stop after this many minutes (state saved; unfinished accounts are reported as such)', minutes)
+    .option(
+      '--outage-timeout <minutes>',
+      'while the API is unreachable or answers 5xx to everything, send nothing, probe with backoff (1 s doubling to 20 s) and resume when it answers; stop after an outage this long (unfinished accounts reported as api_unavailable, state saved; 0: wait for ever)',
+      minutesOrZero,
+      DEFAULT_OUTAGE_TIMEOUT_MS / 60_000,
+    )
     .option('--dry-run-tasks', 'send every create as a dry-run task: the whole import runs and is rolled back (DRY_RUN_SUCCEEDED / DRY_RUN_ERRORED)')
     .option('--retry-failed', 'also re-send accounts that an earlier run left VALIDATION_FAILED, ERRORED or CANCELLED')
-    .option('--max-retries <n>', 'retries of a transient failure (network error, 5xx, 503 timeout) before the account is FAILED', integerIn(0, 100), DEFAULT_MAX_RETRIES)
+    .option('--max-retries <n>', 'retries of a 5xx (503 timeout included) to one account while the API answers others, before the account is FAILED (an outage does not count)', integerIn(0, 100), DEFAULT_MAX_RETRIES)
     .addOption(new Option('--progress <kind>', 'progress on stderr: auto (a bar on a terminal, else a line every 5 s), plain, none').choices(['auto', 'plain', 'none']).default('auto'))
     .action(async (o: MigrateOptions) => {
       const mode: MigrationMode = o.validateOnly ? 'validate-only' : o.validateFirst ? 'validate-first' : 'create';
@@ -101,6 +116,7 @@ export function register(program: Command): void {
           reportPrefix: o.report,
           pollIntervalMs: o.pollInterval,
           timeoutMs: o.timeout !== undefined ? o.timeout * 60_000 : undefined,
+          outageTimeoutMs: Math.round(o.outageTimeout * 60_000),
           dryRunTasks: o.dryRunTasks,
           retryFailed: o.retryFailed,
           maxRetries: o.maxRetries,
@@ -119,6 +135,7 @@ export function register(program: Command): void {
         print('run the same command again to resume');
         throw new CliError('interrupted', 130);
       }
+      if (summary.apiUnavailable) throw new CliError(`the API stayed unavailable longer than --outage-timeout: run the same command again to resume (see ${summary.reportCsv})`, 2);
       if (!allSucceeded(summary)) throw new CliError(`not every account succeeded: see ${summary.reportCsv}`, 2);
     });
   withExamples(cmd, [

@@ -1,13 +1,18 @@
 import { Pool } from 'undici';
 import { AbortedError, backoffMs, retryAfterMs, sleep } from './backoff';
 import { AuthError, TokenSource } from './auth';
+import { Availability } from './availability';
 
 /**
  * The three operations of the data-import API that a migration uses, over one keep-alive
  * connection pool, with the retry policy of the brief:
- * - network errors and 5xx (503 request_timeout included) are retried with exponential backoff
- *   and jitter, at most `maxRetries` times; a create is safe to retry because the server answers
- *   a repeat with 409 (in progress) or 400 already-imported, never a second import;
+ * - a network error, or 5xx answers (503 request_timeout included) to everything, are an outage
+ *   (availability.ts): every request waits while GET /readyz is probed with backoff, and is sent
+ *   again once the API answers, without spending its retry bound;
+ * - a 5xx while other requests are answered is about this request: retried with exponential
+ *   backoff and jitter, at most `maxRetries` times, then returned (the account is FAILED);
+ * - a create is safe to send again because the server answers a repeat with 409 (in progress)
+ *   or 400 already-imported, never a second import (run.ts follows both);
  * - 429 waits for Retry-After (or the backoff when absent) and is retried up to MAX_THROTTLED
  *   times, not counted against `maxRetries` (being told to slow down is not a failure);
  * - 401 authentication_failed renews the token once and retries.
@@ -37,6 +42,8 @@ export interface ApiClientOptions {
   backoffBaseMs: number;
   backoffCapMs: number;
   signal?: AbortSignal;
+  /** Outage bound and log of the run (availability.ts); default: wait for ever, silently. */
+  outage?: { timeoutMs: number | null; log: (line: string) => void; onGiveUp: ConstructorParameters<typeof Availability>[0]['onGiveUp'] };
 }
 
 export interface ApiCounters {
@@ -49,6 +56,12 @@ export interface ApiCounters {
 }
 
 const MAX_THROTTLED = 50;
+/**
+ * Separate outages one request may fail in before it is given up as network_error: only a request
+ * that hangs or breaks the connection each time while the API answers its readiness probe gets
+ * there (one outage holds every request back until it is over).
+ */
+const MAX_OUTAGES_PER_REQUEST = 20;
 /** Time allowed for one HTTP exchange; the server's own request timeout is shorter. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -57,8 +70,19 @@ export class ApiClient {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly tokens: TokenSource | null;
+  private readonly availability: Availability;
 
   constructor(private readonly opts: ApiClientOptions) {
+    this.availability = new Availability({
+      probe: () => this.probe(),
+      // 1 s with the default base of 250 ms; tests with a short base probe sooner.
+      probeBaseMs: Math.min(1000, opts.backoffBaseMs * 4),
+      probeCapMs: opts.backoffCapMs,
+      timeoutMs: opts.outage?.timeoutMs ?? null,
+      signal: opts.signal ?? new AbortController().signal,
+      log: opts.outage?.log ?? (() => undefined),
+      onGiveUp: opts.outage?.onGiveUp ?? (() => undefined),
+    });
     const url = new URL(opts.apiUrl);
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.pool = new Pool(url.origin, {
@@ -85,6 +109,22 @@ export class ApiClient {
     return this.request('GET', `/v2/data-import/accounts/${encodeURIComponent(supplier)}/${encodeURIComponent(external)}/`);
   }
 
+  /** The outage under way, for the progress line. */
+  outage() {
+    return this.availability.current();
+  }
+
+  get outages() {
+    return { ...this.availability.stats };
+  }
+
+  /** GET /readyz: null when the API answers it with anything but a 5xx. */
+  private async probe(): Promise<string | null> {
+    const r = await this.pool.request({ method: 'GET', path: `${this.basePath}/readyz`, headersTimeout: 10_000, bodyTimeout: 10_000, signal: this.opts.signal });
+    await r.body.text();
+    return r.statusCode >= 500 ? `readyz answered ${r.statusCode}` : null;
+  }
+
   async close(): Promise<void> {
     this.counters.token = this.tokens?.issued ?? 0;
     await this.pool.close();
@@ -95,27 +135,15 @@ export class ApiClient {
     let failures = 0;
     let throttled = 0;
     let renewed = false;
+    let lost = 0;
     for (;;) {
       if (this.opts.signal?.aborted) throw new AbortedError();
-      let res: ApiResponse;
-      try {
-        const headers: Record<string, string> = { accept: 'application/json' };
-        if (payload !== undefined) headers['content-type'] = 'application/json';
-        if (this.tokens) headers.authorization = await this.tokens.header();
-        const r = await this.pool.request({ method, path: this.basePath + path, headers, body: payload, signal: this.opts.signal });
-        const text = await r.body.text();
-        let parsed: unknown = text;
-        try {
-          parsed = text === '' ? null : JSON.parse(text);
-        } catch {
-          /* a proxy's HTML error page: keep the text */
-        }
-        res = { status: r.statusCode, body: parsed, headers: r.headers };
-      } catch (err) {
-        if (this.opts.signal?.aborted) throw new AbortedError();
-        if (err instanceof AuthError) throw err;
-        if (failures >= this.opts.maxRetries) throw new TransportError(`${method} ${path}: ${(err as Error).message}`);
-        await this.wait(failures++);
+      await this.availability.admit();
+      const res = await this.attempt(method, path, payload);
+      if (res === null) {
+        // Part of an outage: sent again once the API answers.
+        if (++lost >= MAX_OUTAGES_PER_REQUEST) throw new TransportError(`${method} ${path}: no answer in ${lost} attempts, each after the API had answered again`);
+        this.counters.retries++;
         continue;
       }
       if (res.status === 429 && throttled < MAX_THROTTLED) {
@@ -135,6 +163,38 @@ export class ApiClient {
       }
       return res;
     }
+  }
+
+  /** One exchange; null when it failed as (part of) an outage. */
+  private async attempt(method: 'GET' | 'POST', path: string, payload: string | undefined): Promise<ApiResponse | null> {
+    let res: ApiResponse;
+    try {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (payload !== undefined) headers['content-type'] = 'application/json';
+      if (this.tokens) headers.authorization = await this.tokens.header();
+      const r = await this.pool.request({ method, path: this.basePath + path, headers, body: payload, signal: this.opts.signal });
+      const text = await r.body.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        /* a proxy's HTML error page: keep the text */
+      }
+      res = { status: r.statusCode, body: parsed, headers: r.headers };
+    } catch (err) {
+      if (this.opts.signal?.aborted) throw new AbortedError();
+      if (err instanceof AuthError) throw err;
+      // No answer at all: the API (or the way to it) is down. Every transport error is an outage.
+      const e = err as NodeJS.ErrnoException;
+      this.availability.failed(e.code ?? e.message, 'transport');
+      return null;
+    }
+    if (res.status >= 500) {
+      if (this.availability.failed(`HTTP ${res.status}${errorCode(res.body) ? ` ${errorCode(res.body)}` : ''}`, 'http')) return null;
+    } else {
+      this.availability.answered();
+    }
+    return res;
   }
 
   private async wait(attempt: number): Promise<void> {

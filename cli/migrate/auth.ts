@@ -108,6 +108,9 @@ export class TokenSource {
       body: JSON.stringify({ query: OBTAIN, variables: { input } }),
     });
     const text = await res.body.text();
+    // A 5xx is the API (or a proxy before it) being down, not a refusal: the caller treats it
+    // like a connection error and waits for the API (availability.ts).
+    if (res.statusCode >= 500) throw Object.assign(new Error(`the token endpoint answered ${res.statusCode}`), { code: `HTTP ${res.statusCode}` });
     let body: { data?: { obtainKrakenToken?: Issued | null }; errors?: { message?: string; extensions?: { errorCode?: string } }[] };
     try {
       body = JSON.parse(text);

@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import { clock, type OutageView } from './availability';
 
 /**
  * Live progress on stderr: a cli-progress bar (counts per status, accounts/s, ETA) when stderr
@@ -12,6 +13,8 @@ export interface ProgressSource {
   counts(): Record<string, number>;
   /** Accounts submitted and being followed. */
   following(): number;
+  /** The API outage the run is waiting out, if any. */
+  outage(): OutageView | null;
 }
 
 export interface Progress {
@@ -27,6 +30,18 @@ function statusText(counts: Record<string, number>): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([s, n]) => `${s} ${n}`)
     .join(' · ');
+}
+
+/** "API unavailable since 12:01:03 (ECONNREFUSED) — retrying in 8 s", or '' while it answers. */
+export function outageText(o: OutageView | null, now = Date.now()): string {
+  if (!o) return '';
+  const next = o.nextProbeAt === null ? 'retrying now' : `retrying in ${Math.max(0, Math.ceil((o.nextProbeAt - now) / 1000))} s`;
+  return `API unavailable since ${clock(o.since)} (${o.reason}) — ${next}`;
+}
+
+function withOutage(source: ProgressSource, text: string): string {
+  const o = outageText(source.outage());
+  return o ? `${o} | ${text}` : text;
 }
 
 export function startProgress(kind: 'auto' | 'plain' | 'none', source: ProgressSource, log: (line: string) => void): Progress {
@@ -50,12 +65,12 @@ export function startProgress(kind: 'auto' | 'plain' | 'none', source: ProgressS
     bar.start(source.total() ?? 0, 0, { rate: 0, following: 0, statuses: '' });
     const timer = setInterval(() => {
       bar.setTotal(source.total() ?? 0);
-      bar.update(source.done(), { rate: rate(), following: source.following(), statuses: statusText(source.counts()) });
+      bar.update(source.done(), { rate: rate(), following: source.following(), statuses: withOutage(source, statusText(source.counts())) });
     }, BAR_EVERY_MS);
     return {
       stop() {
         clearInterval(timer);
-        bar.update(source.done(), { rate: rate(), following: source.following(), statuses: statusText(source.counts()) });
+        bar.update(source.done(), { rate: rate(), following: source.following(), statuses: withOutage(source, statusText(source.counts())) });
         bar.stop();
       },
     };
@@ -65,7 +80,7 @@ export function startProgress(kind: 'auto' | 'plain' | 'none', source: ProgressS
     const done = source.done();
     const r = rate();
     const eta = total !== null && r > 0 ? ` ETA ${Math.round((total - done) / r)} s` : '';
-    log(`progress: ${done}/${total ?? '?'} done, ${r}/s,${eta} following ${source.following()} | ${statusText(source.counts())}`);
+    log(`progress: ${done}/${total ?? '?'} done, ${r}/s,${eta} following ${source.following()} | ${withOutage(source, statusText(source.counts()))}`);
   };
   const timer = setInterval(line, PLAIN_EVERY_MS);
   timer.unref();

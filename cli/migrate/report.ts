@@ -77,11 +77,12 @@ export function formatSummary(s: MigrationSummary): string {
       ? 'n/a (no account went from 201 to PROCESSED in this run)'
       : `p50 ${s.latencyMs.p50} ms, p95 ${s.latencyMs.p95} ms over ${s.latencyMs.samples} accounts (measured by polling: resolution ${s.latencyMs.resolutionMs} ms)`;
   const lines = [
-    `${s.interrupted ? 'migration interrupted' : s.timedOut ? 'migration stopped at --timeout' : 'migration finished'} (${s.mode}): ${s.total} records in ${seconds(s.durationMs)}, ${s.accountsPerSecond} accounts/s`,
+    `${s.interrupted ? 'migration interrupted' : s.apiUnavailable ? 'migration stopped: the API stayed unavailable past --outage-timeout' : s.timedOut ? 'migration stopped at --timeout' : 'migration finished'} (${s.mode}): ${s.total} records in ${seconds(s.durationMs)}, ${s.accountsPerSecond} accounts/s`,
     ...counts,
     `  skipped (done in an earlier run): ${s.skipped}; followed from an earlier run: ${s.resumed}`,
     `  requests: ${s.requests.create} create, ${s.requests.validate} validate, ${s.requests.status} status, ${s.requests.token} token; ${s.requests.retries} retries, ${s.requests.throttled} throttled (429)`,
     `  create → PROCESSED latency: ${latency}`,
+    ...(s.outages.count > 0 ? [`  API outages waited out: ${s.outages.count}, ${seconds(s.outages.totalMs)} in all, longest ${seconds(s.outages.longestMs)}`] : []),
     `  report: ${s.reportJson}, ${s.reportCsv}${s.statePath ? `; state: ${s.statePath}` : ''}`,
   ];
   return lines.join('\n');

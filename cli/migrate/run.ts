@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { ApiClient, errorCode, errorDetail, TransportError, type ApiResponse } from './api';
 import { AuthError } from './auth';
 import { AbortedError } from './backoff';
+import type { ApiUnavailableError } from './availability';
 import { Follower, type FollowItem } from './follow';
 import { countInput, readInput, type InputRecord } from './input';
 import { startProgress } from './progress';
@@ -14,6 +15,9 @@ export const DEFAULT_API_URL = 'http://127.0.0.1:8000';
 export const DEFAULT_CONCURRENCY = 16;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_MAX_RETRIES = 6;
+export const DEFAULT_OUTAGE_TIMEOUT_MS = 30 * 60_000;
+/** Statuses of an account the run had not seen to the end. */
+const UNFINISHED = new Set<AccountStatus>(['NOT_SUBMITTED', 'SUBMITTED', 'PENDING', 'IN_PROGRESS']);
 
 /** A failure of the run itself (not of one account): bad credentials, an API that wants them. */
 export class MigrationError extends Error {
@@ -89,14 +93,26 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
       }, opts.timeoutMs)
     : null;
 
+  let apiUnavailable: ApiUnavailableError | null = null;
+  const backoffBaseMs = opts.backoffBaseMs ?? 250;
+  const backoffCapMs = opts.backoffCapMs ?? 20_000;
+  const outageTimeoutMs = opts.outageTimeoutMs ?? DEFAULT_OUTAGE_TIMEOUT_MS;
   const api = new ApiClient({
     apiUrl: opts.apiUrl ?? DEFAULT_API_URL,
     apiKey: opts.apiKey,
     connections: concurrency * 2,
     maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
-    backoffBaseMs: opts.backoffBaseMs ?? 250,
-    backoffCapMs: opts.backoffCapMs ?? 20_000,
+    backoffBaseMs,
+    backoffCapMs,
     signal: stop.signal,
+    outage: {
+      timeoutMs: outageTimeoutMs > 0 ? outageTimeoutMs : null,
+      log,
+      onGiveUp: (err) => {
+        apiUnavailable = err;
+        stop.abort();
+      },
+    },
   });
 
   const extras: ReportRow[] = []; // parse errors and duplicates: not accounts of the state
@@ -258,7 +274,11 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
       if (mode === 'validate-first' && !(await validate(rec))) return;
       await create(rec);
     } catch (err) {
-      if (err instanceof AbortedError) return; // the account keeps its earlier state; a re-run picks it up
+      if (err instanceof AbortedError) {
+        // The account keeps its earlier state; a re-run picks it up. One never answered is reported.
+        if (apiUnavailable && !state.get(rec.external)) state.set(rec.external, rec.supplier, 'NOT_SUBMITTED');
+        return;
+      }
       if (err instanceof TransportError) return fail(rec, err.code, err.message);
       if (err instanceof MigrationError || err instanceof AuthError) {
         fatal ??= err;
@@ -271,7 +291,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
 
   const progress = startProgress(
     opts.progress ?? 'auto',
-    { total: () => total, done: () => finals, counts: () => liveCounts, following: () => follower.size },
+    { total: () => total, done: () => finals, counts: () => liveCounts, following: () => follower.size, outage: () => api.outage() },
     log,
   );
   state.startAutoFlush();
@@ -297,6 +317,15 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     if (timeout) clearTimeout(timeout);
     opts.signal?.removeEventListener('abort', onAbort);
     await api.close();
+    if (apiUnavailable) {
+      const cause: ApiUnavailableError = apiUnavailable;
+      for (const external of seen) {
+        const record = state.get(external);
+        if (record && UNFINISHED.has(record.status)) {
+          state.set(external, record.import_supplier, record.status, { errors: [{ code: cause.code, attr: 'non_field_errors', detail: cause.message }] });
+        }
+      }
+    }
     await state.stop();
   }
 
@@ -323,8 +352,10 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     durationMs,
     accountsPerSecond: durationMs > 0 ? Math.round((finalsThisRun * 1000 * 10) / durationMs) / 10 : 0,
     latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), samples: latencies.length, resolutionMs: pollIntervalMs },
-    interrupted: interrupted && fatal === null,
+    interrupted: interrupted && fatal === null && apiUnavailable === null,
     timedOut,
+    apiUnavailable: apiUnavailable !== null,
+    outages: api.outages,
     statePath,
     reportJson: `${reportPrefix}.json`,
     reportCsv: `${reportPrefix}.csv`,

@@ -16,7 +16,8 @@ export const TERMINAL_API_STATUSES: readonly ApiStatus[] = ['PROCESSED', 'ERRORE
  *   a re-run retries it;
  * - PARSE_ERROR: the input line or file is not a JSON account;
  * - DUPLICATE_IN_INPUT: a second record with an external account number already seen in this run;
- * - NOT_SUBMITTED: the run stopped (Ctrl-C, --timeout) before this account was sent.
+ * - NOT_SUBMITTED: the run stopped before the API answered this account's create (the API stayed
+ *   unavailable past --outage-timeout: error code api_unavailable); a re-run sends it again.
  */
 export type AccountStatus = ApiStatus | 'SUBMITTED' | 'VALID' | 'VALIDATION_FAILED' | 'FAILED' | 'PARSE_ERROR' | 'DUPLICATE_IN_INPUT' | 'NOT_SUBMITTED';
 
@@ -57,11 +58,16 @@ export interface MigrationOptions {
   pollIntervalMs?: number;
   /** Stop following (as if interrupted) after this long; default none. */
   timeoutMs?: number;
+  /**
+   * Longest API outage (no answer, or 5xx to everything) waited out before the run stops with the
+   * unfinished accounts reported as api_unavailable; default 30 minutes; 0: wait for ever.
+   */
+  outageTimeoutMs?: number;
   /** Send each create as a dry-run task (`task_params.is_dry_run`): nothing is persisted. */
   dryRunTasks?: boolean;
   /** Also re-send accounts that failed validation or ended ERRORED/CANCELLED in an earlier run. */
   retryFailed?: boolean;
-  /** Retries of a transient failure (network error, 5xx, 503 timeout) before FAILED; default 6. */
+  /** Retries of a 5xx (503 timeout included) to one request while the API answers others, before FAILED; default 6. Outages do not count. */
   maxRetries?: number;
   /** Base and cap of the exponential backoff (full jitter); defaults 250 ms and 20 s. */
   backoffBaseMs?: number;
@@ -92,6 +98,10 @@ export interface MigrationSummary {
   latencyMs: { p50: number | null; p95: number | null; samples: number; resolutionMs: number };
   interrupted: boolean;
   timedOut: boolean;
+  /** The run stopped because the API stayed unavailable longer than the outage timeout. */
+  apiUnavailable: boolean;
+  /** Outages of the API this run waited out (or gave up on): how many, how long in all, the longest. */
+  outages: { count: number; totalMs: number; longestMs: number };
   statePath: string | null;
   reportJson: string;
   reportCsv: string;

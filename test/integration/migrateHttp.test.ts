@@ -11,7 +11,8 @@ import { runMigration, MigrationError } from '../../cli/migrate';
  * the next scripted answer for its route, then with its default.
  */
 
-type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+/** `drop`: the server takes the request and closes the connection without answering. */
+type Answer = { status: number; body: unknown; headers?: Record<string, string> } | 'drop';
 interface Seen {
   method: string;
   url: string;
@@ -37,6 +38,7 @@ async function fakeApi(script: { create?: Answer[]; graphql?: (body: string) => 
       else if (req.method === 'POST' && req.url === '/v2/data-import/accounts/') answer = create.shift() ?? { status: 201, body: { warnings: [] } };
       else if (req.method === 'GET') answer = { status: 200, body: { status: 'PROCESSED', kraken_identifier: 'A-0000ABCD', latest_error: null } };
       else answer = { status: 404, body: { code: 'not_found', detail: 'no' } };
+      if (answer === 'drop') return void req.socket.destroy();
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(JSON.stringify(answer.body));
     });
@@ -90,15 +92,35 @@ describe('data-import migrate over HTTP', () => {
     }
   });
 
-  it('marks the account FAILED with the last code once the retry bound is spent', async () => {
+  it('marks the account FAILED with the last code once its retry bound is spent while the API answers its readiness probe', async () => {
     const busy = { status: 503, body: { code: 'service_unavailable', detail: 'down' } };
-    const api = await fakeApi({ create: [busy, busy, busy] });
+    const api = await fakeApi({ create: Array(10).fill(busy) });
     try {
       const input = book('exhausted.ndjson', [JSON.stringify(account('T-3'))]);
       const summary = await runMigration({ input, apiUrl: api.url, maxRetries: 2, backoffBaseMs: 5, progress: 'none' });
       expect(summary.counts).toEqual({ FAILED: 1 });
       const report = JSON.parse(fs.readFileSync(`${input}.report.json`, 'utf8'));
       expect(report.accounts[0].errors).toEqual([{ code: 'service_unavailable', attr: 'non_field_errors', detail: 'down' }]);
+      // The third 503 in a row looked like an outage: the client asked /readyz before going on.
+      expect(api.seen.filter((r) => r.url === '/readyz').length).toBeGreaterThanOrEqual(1);
+      expect(summary.outages.count).toBe(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it.each([
+    ['409 import_process_in_progress', { status: 409, body: { code: 'import_process_in_progress', detail: 'under way' } }],
+    ['400 account_import_process_already_imported', { status: 400, body: { non_field_errors: { code: 'account_import_process_already_imported', detail: 'done' }, account_id: 'A-0000ABCD' } }],
+  ])('follows a create whose answer was lost when the retry answers %s, and does not fail it', async (_name, second) => {
+    const api = await fakeApi({ create: ['drop', second as Answer] });
+    try {
+      const input = book(`lost-${second.status}.ndjson`, [JSON.stringify(account('T-8'))]);
+      const summary = await runMigration({ input, apiUrl: api.url, pollIntervalMs: 50, backoffBaseMs: 10, progress: 'none' });
+      expect(api.seen.filter((r) => r.method === 'POST' && r.url === '/v2/data-import/accounts/')).toHaveLength(2);
+      expect(summary.counts).toEqual({ PROCESSED: 1 });
+      const report = JSON.parse(fs.readFileSync(`${input}.report.json`, 'utf8'));
+      expect(report.accounts[0]).toMatchObject({ final_status: 'PROCESSED', kraken_identifier: 'A-0000ABCD', errors: [] });
     } finally {
       await api.close();
     }

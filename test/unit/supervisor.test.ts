@@ -6,7 +6,7 @@ import { restartDelayMs, Supervisor, type ChildExit, type ChildSpec } from '../.
 /** The supervisor with real (tiny) child processes: restarts, backoff, pid files, graceful stop. */
 
 const FOREVER = 'setInterval(() => {}, 1000)';
-const IGNORES_SIGTERM = `process.on('SIGTERM', () => {}); ${FOREVER}`;
+const IGNORES_SIGTERM = `process.on('SIGTERM', () => {}); console.log('ready'); ${FOREVER}`;
 
 function child(name: string, script: string, logFile?: string): ChildSpec {
   return { name, command: process.execPath, args: ['-e', script], logFile };
@@ -80,11 +80,13 @@ describe('Supervisor', () => {
   });
 
   it('stops every child with SIGTERM, SIGKILLs one that ignores it after the grace period, and restarts none', async () => {
-    s = new Supervisor({ children: [child('polite', FOREVER), child('stubborn', IGNORES_SIGTERM)], runDir: dir, stopGraceMs: 500, log: (l) => lines.push(l) });
+    const logFile = path.join(dir, 'stubborn.log');
+    s = new Supervisor({ children: [child('polite', FOREVER), child('stubborn', IGNORES_SIGTERM, logFile)], runDir: dir, stopGraceMs: 500, log: (l) => lines.push(l) });
     s.start();
     await s.waitForStart('polite');
     await s.waitForStart('stubborn');
-    await new Promise((r) => setTimeout(r, 200)); // the stubborn child has installed its handler
+    // The stubborn child has installed its handler once it says so.
+    while (!(fs.existsSync(logFile) && fs.readFileSync(logFile, 'utf8').includes('ready'))) await new Promise((r) => setTimeout(r, 20));
     const t0 = Date.now();
     await s.stop();
     const status = Object.fromEntries(s.status().map((c) => [c.name, c]));
@@ -92,7 +94,7 @@ describe('Supervisor', () => {
     expect(status.polite!.lastExit!.signal).toBe('SIGTERM');
     expect(status.stubborn!.lastExit!.signal).toBe('SIGKILL');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(500);
-    expect(fs.readdirSync(dir)).toEqual([]); // pid files gone
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.pid'))).toEqual([]);
     await new Promise((r) => setTimeout(r, 100));
     expect(s.status().every((c) => c.pid === null)).toBe(true);
   });
