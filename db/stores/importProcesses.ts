@@ -64,7 +64,7 @@ export interface ImportProcess {
   modifiedAt: string;
 }
 
-interface Row {
+export interface ImportProcessRow {
   id: string;
   import_supplier: string;
   external_account_number: string;
@@ -85,9 +85,9 @@ interface Row {
 
 // Microsecond timestamps with an explicit offset, formatted by PostgreSQL (a JS Date would drop
 // the microseconds).
-const TS = (col: string) =>
+export const TS = (col: string) =>
   `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') AS ${col}_text`;
-const COLUMNS = [
+export const COLUMNS = [
   'id', 'import_supplier', 'external_account_number', 'status', 'kraken_identifier', 'is_dry_run',
   'schedule_window_start', 'schedule_window_end', 'run', 'workflow_id', 'workflow_run_id',
   'current_step', 'latest_event', 'latest_error',
@@ -97,7 +97,7 @@ function select(db: Knex) {
   return db('import_processes').select([...COLUMNS, db.raw(TS('created_at')), db.raw(TS('modified_at'))]);
 }
 
-const toModel = (r: Row): ImportProcess => ({
+export const toModel = (r: ImportProcessRow): ImportProcess => ({
   id: String(r.id),
   importSupplier: r.import_supplier,
   externalAccountNumber: r.external_account_number,
@@ -124,14 +124,14 @@ export async function findProcess(
 ): Promise<ImportProcess | null> {
   const q = select(db).where({ import_supplier: importSupplier, external_account_number: externalAccountNumber });
   if (opts.forUpdate) q.forUpdate();
-  const row = (await q.first()) as Row | undefined;
+  const row = (await q.first()) as ImportProcessRow | undefined;
   return row ? toModel(row) : null;
 }
 
 export async function getProcessById(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<ImportProcess | null> {
   const q = select(db).where({ id });
   if (opts.forUpdate) q.forUpdate();
-  const row = (await q.first()) as Row | undefined;
+  const row = (await q.first()) as ImportProcessRow | undefined;
   return row ? toModel(row) : null;
 }
 
@@ -230,7 +230,7 @@ export async function findUnstartedRuns(db: Knex, olderThanSeconds: number, limi
     .where('modified_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
     .orderBy('id')
     .limit(limit);
-  return (rows as Row[]).map(toModel);
+  return (rows as ImportProcessRow[]).map(toModel);
 }
 
 export async function countByStatus(db: Knex): Promise<Record<string, number>> {
@@ -238,17 +238,6 @@ export async function countByStatus(db: Knex): Promise<Record<string, number>> {
   const out: Record<string, number> = Object.fromEntries(IMPORT_STATUSES.map((s) => [s, 0]));
   for (const r of rows) out[r.status] = Number(r.count);
   return out;
-}
-
-export async function listProcesses(
-  db: Knex,
-  filter: { importSupplier?: string; status?: ImportStatus; limit?: number; afterId?: string },
-): Promise<ImportProcess[]> {
-  const q = select(db).orderBy('id').limit(filter.limit ?? 100);
-  if (filter.importSupplier) q.where({ import_supplier: filter.importSupplier });
-  if (filter.status) q.where({ status: filter.status });
-  if (filter.afterId) q.where('id', '>', filter.afterId);
-  return ((await q) as Row[]).map(toModel);
 }
 
 /** The import process record exactly as the status operation answers it. */
