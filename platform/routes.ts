@@ -7,7 +7,7 @@ import { authenticated, canAccessSupplier } from '../api/principal';
 import { getSupplier } from '../db/stores/suppliers';
 import { jsonArrayStream } from './listing/jsonArray';
 import { encodeCursor, parseListingParams } from './listing/params';
-import { listedFromRow, listImportProcesses, type Listing, platformItem, streamImportProcesses } from './listing/query';
+import { type Listing, platformItem, platformPage, type PlatformRow, streamPlatformRows } from './listing/query';
 import { meterPointStatuses } from './meterPointStatuses/statuses';
 
 /** Path segment of each listing (the platform's paths). */
@@ -40,21 +40,21 @@ export function platformRouter(deps: Pick<AppDeps, 'db' | 'authenticate' | 'log'
 
       if (params.limit !== undefined) {
         // A page: one row more than asked tells whether there is a next page.
-        const rows = await listImportProcesses(deps.db, { ...filter, limit: params.limit + 1 });
+        const rows = await platformPage(deps.db, { ...filter, limit: params.limit + 1 });
         const page = rows.slice(0, params.limit);
         if (rows.length > params.limit) {
           const next = `${ctx.path}?limit=${params.limit}&after=${encodeCursor(page[page.length - 1]!.id)}`;
           ctx.set('Link', `<${next}>; rel="next"`);
         }
-        ctx.body = page.map(platformItem);
+        ctx.body = page.map((r) => r.item);
         return;
       }
 
       // The whole listing, streamed from a cursor: memory stays bounded however long the book.
       // A failure after the first byte cannot become an error response any more: the stream is
       // destroyed, the connection cut, and the client sees a truncated (invalid) JSON array.
-      const rows = streamImportProcesses(deps.db, filter);
-      const body = jsonArrayStream((row: Parameters<typeof listedFromRow>[0]) => platformItem(listedFromRow(row)));
+      const rows = streamPlatformRows(deps.db, filter);
+      const body = jsonArrayStream((row: PlatformRow) => platformItem(row));
       pipeline(rows, body, (err) => {
         if (err && err.name !== 'AbortError' && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
           deps.log.error({ err, importSupplier: supplier, listing }, 'listing stream failed');

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Readable } from 'node:stream';
 import { COLUMNS, type ImportProcess, type ImportProcessRow, type ImportStatus, toModel } from '../../db/stores/importProcesses';
 
 /**
@@ -24,27 +25,32 @@ export interface ListedProcess extends ImportProcess {
 }
 
 type ListedRow = ImportProcessRow & { account_created_at_text: string | null };
+/** The columns the platform item needs (the HTTP listings select only these). */
+export type PlatformRow = Pick<ImportProcessRow, 'external_account_number' | 'status' | 'kraken_identifier'> & { account_created_at_text: string | null };
 
 const TEXT_TS = (expr: string, alias: string, format: string) => `to_char(${expr} AT TIME ZONE 'UTC', '${format}') AS ${alias}`;
 const MICROS = 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"';
+// A correlated subquery, not a join: the plan stays an index scan in id order that yields its
+// first row at once (a join of the whole book tends to be planned as hash join + sort, which reads
+// everything before the first byte).
+const ACCOUNT_CREATED_AT = `(SELECT ${TEXT_TS('a.created_at', 'x', 'YYYY-MM-DD"T"HH24:MI:SS"Z"').replace(/ AS x$/, '')}
+  FROM accounts a WHERE a.import_supplier = p.import_supplier AND a.external_account_number = p.external_account_number
+  AND p.status = 'PROCESSED') AS account_created_at_text`;
 
 /**
  * The one query of `data-import imports list` and the HTTP listings: import processes in id
  * order, filtered by supplier, listing and status, after a keyset cursor. Each listing has an
  * index on (import_supplier, id) (db/migrations/0009), so a page or a full streamed listing is an
- * index range scan. The account is joined for its creation time (unique on supplier + external).
+ * index range scan. `projection`: every column of the process (operators) or only what the
+ * platform's item carries (the HTTP listings, which may stream a million rows).
  */
-export function listingQuery(db: Knex, f: ListingFilter): Knex.QueryBuilder {
+export function listingQuery(db: Knex, f: ListingFilter, projection: 'process' | 'platform' = 'process'): Knex.QueryBuilder {
+  const columns =
+    projection === 'process'
+      ? [...COLUMNS.map((c) => `p.${c}`), db.raw(TEXT_TS('p.created_at', 'created_at_text', MICROS)), db.raw(TEXT_TS('p.modified_at', 'modified_at_text', MICROS))]
+      : ['p.external_account_number', 'p.status', 'p.kraken_identifier'];
   const q = db('import_processes as p')
-    .leftJoin('accounts as a', (j) => {
-      j.on('a.import_supplier', 'p.import_supplier').andOn('a.external_account_number', 'p.external_account_number');
-    })
-    .select([
-      ...COLUMNS.map((c) => `p.${c}`),
-      db.raw(TEXT_TS('p.created_at', 'created_at_text', MICROS)),
-      db.raw(TEXT_TS('p.modified_at', 'modified_at_text', MICROS)),
-      db.raw(TEXT_TS('a.created_at', 'account_created_at_text', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')),
-    ])
+    .select([...columns, db.raw(ACCOUNT_CREATED_AT)])
     .orderBy('p.id');
   if (f.importSupplier !== undefined) q.where('p.import_supplier', f.importSupplier);
   if (f.listing === 'imported') q.where('p.status', 'PROCESSED');
@@ -55,26 +61,38 @@ export function listingQuery(db: Knex, f: ListingFilter): Knex.QueryBuilder {
   return q;
 }
 
-export const listedFromRow = (r: ListedRow): ListedProcess => ({
-  ...toModel(r),
-  accountCreatedAt: r.status === 'PROCESSED' ? r.account_created_at_text : null,
-});
+const listedFromRow = (r: ListedRow): ListedProcess => ({ ...toModel(r), accountCreatedAt: r.account_created_at_text });
 
 /** A page of the listing (bounded by `limit`): the CLI and the paged HTTP listing. */
 export async function listImportProcesses(db: Knex, f: ListingFilter): Promise<ListedProcess[]> {
   return ((await listingQuery(db, f)) as ListedRow[]).map(listedFromRow);
 }
 
-/** The full listing as an object stream from a server-side cursor (pg-query-stream): bounded memory. */
-export function streamImportProcesses(db: Knex, f: ListingFilter, batchSize = 500): NodeJS.ReadableStream & { destroy(err?: Error): void } {
-  return listingQuery(db, f).stream({ batchSize, highWaterMark: batchSize }) as never;
+/** A page of the platform listing (the paged HTTP listing): each item with its id, for the cursor. */
+export async function platformPage(db: Knex, f: ListingFilter): Promise<{ id: string; item: PlatformItem }[]> {
+  const rows = (await listingQuery(db, f, 'platform').select('p.id')) as (PlatformRow & { id: string })[];
+  return rows.map((r) => ({ id: String(r.id), item: platformItem(r) }));
+}
+
+/**
+ * The full platform listing as an object stream of rows (map them with platformItem) from a
+ * server-side cursor (pg-query-stream, `batchSize` rows per fetch): bounded memory.
+ */
+export function streamPlatformRows(db: Knex, f: ListingFilter, batchSize = 1000): Readable {
+  return listingQuery(db, f, 'platform').stream({ batchSize, highWaterMark: batchSize }) as unknown as Readable;
+}
+
+export interface PlatformItem {
+  external_account_number: string;
+  kraken_account_number: string | null;
+  account_created_at: string | null;
 }
 
 /** The platform's ImportProcess item. */
-export function platformItem(p: ListedProcess) {
+export function platformItem(r: PlatformRow): PlatformItem {
   return {
-    external_account_number: p.externalAccountNumber,
-    kraken_account_number: p.status === 'PROCESSED' ? p.krakenIdentifier : null,
-    account_created_at: p.accountCreatedAt,
+    external_account_number: r.external_account_number,
+    kraken_account_number: r.status === 'PROCESSED' ? r.kraken_identifier : null,
+    account_created_at: r.account_created_at_text,
   };
 }
