@@ -7,6 +7,7 @@ import { graphqlRouter } from './routes/graphql';
 import { docsRouter } from './routes/docs';
 import { registrationsRouter } from './routes/registrations';
 import { platformRouter } from '../platform/routes';
+import { topUpsRouter } from '../platform/topUps/routes';
 import { createTokenService } from '../auth/tokens';
 import { dbTokenStore } from '../auth/store';
 
@@ -32,6 +33,7 @@ export async function buildExtras(deps: Omit<AppDeps, 'extraRouters' | 'authenti
       docsRouter({ subjectPrefix: config.nats.subjectPrefix }),
       registrationsRouter({ ...deps, authenticate }),
       platformRouter({ ...deps, authenticate }),
+      topUpsRouter({ ...deps, authenticate }),
     ],
   };
 }
