@@ -120,13 +120,23 @@ describe('post-import top-ups on the real servers', () => {
       expect(await s.t.db('post_import_transactions').where({ account_id: await accountId(external) }).count({ n: '*' })).toEqual([{ n: '3' }]);
     });
 
+    it('adds a transaction once when the same request arrives twice at the same time', async () => {
+      const external = ext('TX');
+      const before = await ledgerBalance(external);
+      const tx = { transaction_id: 'TOP-RACE', transaction_date: '2026-11-13', amount: '7.25', type: 'REPAYMENT' };
+      const both = await Promise.all([post('transactions/create/', body(external, [tx])), post('transactions/create/', body(external, [tx]))]);
+      expect(both.map((r) => r.body.results[0].status).sort()).toEqual(['TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ALREADY_EXISTS']);
+      expect(Number(await ledgerBalance(external))).toBeCloseTo(Number(before) - 7.25, 2);
+      expect(await s.t.db('outbox').where({ event_id: uuidFromKey(`post-import:transaction:${accountNumbers.get(ext('TX'))}:TOP-RACE`) })).toHaveLength(1);
+    });
+
     it('treats an imported transaction id as already there; unchecked, it is an import error', async () => {
       const external = ext('TX');
       const imported = { transaction_id: 'TX-100045-0301', transaction_date: '2026-11-12', amount: '1.00', type: 'CHARGE' };
       expect((await post('transactions/create/', body(external, [imported]))).body.results[0].status).toBe('TRANSACTION_ALREADY_EXISTS');
       const unchecked = await post('transactions/create/?check_previously_added=false', body(external, [imported]));
       expect(unchecked.body.results[0]).toEqual(expect.objectContaining({ status: 'TRANSACTION_IMPORT_ERROR', error_detail: expect.any(String) }));
-      expect(await ledgerBalance(external)).toBe('-27.70');
+      expect(await ledgerBalance(external)).toBe('-34.95');
     });
 
     it('refuses a closed-period date without force_add_to_current_statement, and writes nothing for it', async () => {
@@ -145,7 +155,7 @@ describe('post-import top-ups on the real servers', () => {
       expect(res.status).toBe(200);
       expect(res.body.results[0].status).toBe('TRANSACTION_ADDED_TO_ACCOUNT');
       expect(await s.t.db('post_import_transactions').where({ transaction_id: 'TOP-DRY' })).toEqual([]);
-      expect(await ledgerBalance(external)).toBe('-27.70');
+      expect(await ledgerBalance(external)).toBe('-34.95');
       expect(await outboxCount()).toBe(before);
     });
 
