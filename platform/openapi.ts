@@ -83,12 +83,6 @@ export function platformSchemas() {
         },
       },
     },
-    TopUpValidationFailed: {
-      type: 'object',
-      required: ['detail', 'code', 'errors'],
-      additionalProperties: false,
-      properties: { detail: { type: 'string' }, code: { type: 'string', enum: ['validation_error'] }, errors: { type: 'array', items: { $ref: '#/components/schemas/Issue' } } },
-    },
     SupplierNotOngoing: {
       type: 'object',
       required: ['detail', 'code'],
@@ -168,7 +162,7 @@ export function platformPaths(h: OpenApiHelpers): Record<string, unknown> {
       responses: {
         '201': h.json(h.ref(result), 'Done in one transaction; each item with its status (a retry answers ALREADY_EXISTS).'),
         '400': h.json(
-          { oneOf: [h.ref('TopUpValidationFailed'), h.ref('ParseError'), h.ref('SupplierNotOngoing')] },
+          { oneOf: [h.ref('QueryValidationFailed'), h.ref('ParseError'), h.ref('SupplierNotOngoing')] },
           'Every issue of the body (`validation_error`, codes of RULES.md and the platform: missing_transaction_id, duplicate_transaction_ids, note_body_or_document_path_not_found, note_unpin_at_earlier_than_creation_date, invalid_document_path, path_does_not_exist_in_file_store, start_date_later_than_end_date, …), an unreadable body (`parse_error`), or a supplier that is Paused or Complete (`import_supplier_migration_not_ongoing`).',
         ),
         '404': h.json(h.ref('NotFound'), 'No imported account (unknown, only staged, or the supplier is outside your grant).'),

@@ -1,9 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { Middleware } from 'koa';
 import { eventually, startStack, Stack } from '../support/stack';
-import { uniqueAccount } from '../support/fixtures';
+import { grantFromHeader, importThroughApi } from '../support/imports';
 import { registrationsRouter } from '../../api/routes/registrations';
 import { platformRouter } from '../../platform/routes';
 import { createSupplier } from '../../db/stores/suppliers';
@@ -15,12 +14,7 @@ jest.setTimeout(120_000);
 const MPAN = '2300111122226';
 const MPRN = '7382190405';
 
-// A stand-in for the real authentication: the caller's grant comes from a test header.
-const fakeAuthenticate: Middleware = (ctx, next) => {
-  const grant = ctx.get('x-test-suppliers') || 'DEMO_ENERGY,BOOK_ENERGY';
-  ctx.state.principal = { organisation: 'test-org', keyId: 'key-1', suppliers: new Set(grant.split(',')) };
-  return next();
-};
+const fakeAuthenticate = grantFromHeader('DEMO_ENERGY,BOOK_ENERGY');
 
 interface Item {
   external_account_number: string;
@@ -48,18 +42,9 @@ describe('platform listings and meter point statuses on the real servers', () =>
   const accountNumbers = new Map<string, string>();
 
   async function importAccount(external: string, envelope?: { is_dry_run: boolean }): Promise<void> {
-    const payload = uniqueAccount(external);
-    const res = await request(s.app.callback())
-      .post('/v2/data-import/accounts/')
-      .send(envelope ? { payload, task_params: envelope } : payload);
-    expect(res.status).toBe(201);
-    const done = envelope ? 'DRY_RUN_SUCCEEDED' : 'PROCESSED';
-    const record = await eventually(async () => {
-      const r = await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/`);
-      return r.body.status === done ? r.body : undefined;
-    });
-    accountNumbers.set(external, record.kraken_identifier);
+    accountNumbers.set(external, (await importThroughApi(s.app, external, envelope)).kraken_identifier);
   }
+
 
   const get = (path: string, headers: Record<string, string> = {}) => request(s.app.callback()).get(path).set(headers);
 

@@ -1,7 +1,6 @@
 import request from 'supertest';
-import type { Middleware } from 'koa';
-import { eventually, startStack, Stack } from '../support/stack';
-import { uniqueAccount } from '../support/fixtures';
+import { startStack, Stack } from '../support/stack';
+import { grantFromHeader, importThroughApi } from '../support/imports';
 import { topUpsRouter } from '../../platform/topUps/routes';
 import { createSupplier, updateSupplier } from '../../db/stores/suppliers';
 import { uuidFromKey } from '../../lib/ids';
@@ -9,12 +8,7 @@ import { uuidFromKey } from '../../lib/ids';
 // Real servers and a workflow bundle: far beyond jest's default 5 s.
 jest.setTimeout(120_000);
 
-// A stand-in for the real authentication: the caller's grant comes from a test header.
-const fakeAuthenticate: Middleware = (ctx, next) => {
-  const grant = ctx.get('x-test-suppliers') || 'DEMO_ENERGY';
-  ctx.state.principal = { organisation: 'test-org', keyId: 'key-1', suppliers: new Set(grant.split(',')) };
-  return next();
-};
+const fakeAuthenticate = grantFromHeader();
 
 describe('post-import top-ups on the real servers', () => {
   let s: Stack;
@@ -22,18 +16,9 @@ describe('post-import top-ups on the real servers', () => {
   const accountNumbers = new Map<string, string>();
 
   async function importAccount(external: string, envelope?: { is_dry_run: boolean }): Promise<void> {
-    const payload = uniqueAccount(external);
-    const res = await request(s.app.callback())
-      .post('/v2/data-import/accounts/')
-      .send(envelope ? { payload, task_params: envelope } : payload);
-    expect(res.status).toBe(201);
-    const done = envelope ? 'DRY_RUN_SUCCEEDED' : 'PROCESSED';
-    const record = await eventually(async () => {
-      const r = await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/`);
-      return r.body.status === done ? r.body : undefined;
-    });
-    accountNumbers.set(external, record.kraken_identifier);
+    accountNumbers.set(external, (await importThroughApi(s.app, external, envelope)).kraken_identifier);
   }
+
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     request(s.app.callback()).post(`/v1/data-import/${path}`).set(headers).send(body as object);
