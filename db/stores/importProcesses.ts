@@ -64,7 +64,7 @@ export interface ImportProcess {
   modifiedAt: string;
 }
 
-export interface ImportProcessRow {
+interface Row {
   id: string;
   import_supplier: string;
   external_account_number: string;
@@ -83,9 +83,12 @@ export interface ImportProcessRow {
   modified_at_text: string;
 }
 
+/** A row of import_processes as `select` reads it (the listing query reads the same columns). */
+export type ImportProcessRow = Row;
+
 // Microsecond timestamps with an explicit offset, formatted by PostgreSQL (a JS Date would drop
 // the microseconds).
-export const TS = (col: string) =>
+const TS = (col: string) =>
   `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') AS ${col}_text`;
 export const COLUMNS = [
   'id', 'import_supplier', 'external_account_number', 'status', 'kraken_identifier', 'is_dry_run',
@@ -97,7 +100,7 @@ function select(db: Knex) {
   return db('import_processes').select([...COLUMNS, db.raw(TS('created_at')), db.raw(TS('modified_at'))]);
 }
 
-export const toModel = (r: ImportProcessRow): ImportProcess => ({
+export const toModel = (r: Row): ImportProcess => ({
   id: String(r.id),
   importSupplier: r.import_supplier,
   externalAccountNumber: r.external_account_number,
@@ -124,14 +127,14 @@ export async function findProcess(
 ): Promise<ImportProcess | null> {
   const q = select(db).where({ import_supplier: importSupplier, external_account_number: externalAccountNumber });
   if (opts.forUpdate) q.forUpdate();
-  const row = (await q.first()) as ImportProcessRow | undefined;
+  const row = (await q.first()) as Row | undefined;
   return row ? toModel(row) : null;
 }
 
 export async function getProcessById(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<ImportProcess | null> {
   const q = select(db).where({ id });
   if (opts.forUpdate) q.forUpdate();
-  const row = (await q.first()) as ImportProcessRow | undefined;
+  const row = (await q.first()) as Row | undefined;
   return row ? toModel(row) : null;
 }
 
@@ -230,7 +233,7 @@ export async function findUnstartedRuns(db: Knex, olderThanSeconds: number, limi
     .where('modified_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
     .orderBy('id')
     .limit(limit);
-  return (rows as ImportProcessRow[]).map(toModel);
+  return (rows as Row[]).map(toModel);
 }
 
 export async function countByStatus(db: Knex): Promise<Record<string, number>> {
