@@ -32,6 +32,7 @@ export async function addNotes(trx: Knex, account: TopUpAccount, req: NotesReque
   const results: NoteResult[] = [];
   for (const n of req.notes) {
     const body = n.body ?? '';
+    const paths = (n.document_paths ?? []).map((d) => d.document_path);
     let exists: boolean;
     if (n.external_id !== undefined) {
       exists = !!(await trx('post_import_notes').where({ account_id: account.id, external_id: n.external_id }).first('id'));
@@ -39,9 +40,12 @@ export async function addNotes(trx: Knex, account: TopUpAccount, req: NotesReque
       const same = (table: string) => {
         const q = trx(table).where({ account_id: account.id }).whereRaw(`coalesce(body, '') = ?`, [body]);
         if (n.created_at !== undefined) q.where('created_at', new Date(n.created_at));
+        // A note of documents only is told apart by its documents.
+        if (body === '' && table === 'post_import_notes') q.whereRaw('document_paths = ?::jsonb', [JSON.stringify(paths)]);
         return q.first('id');
       };
-      exists = !!(await same('post_import_notes')) || !!(await same('notes'));
+      // Imported notes keep their documents in another table: a documents-only note is compared with added ones only.
+      exists = !!(await same('post_import_notes')) || (body !== '' && !!(await same('notes')));
     }
     if (!exists) {
       await trx('post_import_notes').insert({
@@ -50,7 +54,7 @@ export async function addNotes(trx: Knex, account: TopUpAccount, req: NotesReque
         body,
         created_at: n.created_at ? new Date(n.created_at) : now,
         created_at_given: n.created_at !== undefined,
-        document_paths: JSON.stringify((n.document_paths ?? []).map((d) => d.document_path)),
+        document_paths: JSON.stringify(paths),
         is_pinned: n.is_pinned ?? false,
         is_archived: n.is_archived ?? false,
         unpin_at: n.unpin_at ? new Date(n.unpin_at) : null,

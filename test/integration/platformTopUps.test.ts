@@ -204,8 +204,12 @@ describe('post-import top-ups on the real servers', () => {
       expect(retry.body.map((n: { status: string }) => n.status)).toEqual(['NOTE_ALREADY_EXISTS', 'NOTE_ALREADY_EXISTS']);
       const importedNote = { created_at: '2026-06-14T09:31:00Z', body: 'Customer asked for paper bills for the next two quarters.' };
       expect((await post('notes/create/', body(external, [importedNote]))).body[0].status).toBe('NOTE_ALREADY_EXISTS');
+      // Two notes of documents only are two notes; each is there once after a retry.
+      const docsOnly = [{ document_paths: [{ document_path: 'notes/b.pdf' }] }, { document_paths: [{ document_path: 'notes/c.pdf' }] }];
+      expect((await post('notes/create/', body(external, docsOnly))).body.map((n: { status: string }) => n.status)).toEqual(['NOTE_CREATION_SUCCESS', 'NOTE_CREATION_SUCCESS']);
+      expect((await post('notes/create/', body(external, docsOnly))).body.map((n: { status: string }) => n.status)).toEqual(['NOTE_ALREADY_EXISTS', 'NOTE_ALREADY_EXISTS']);
       const rows = await s.t.db('post_import_notes').where({ account_id: await accountId(external) });
-      expect(rows).toHaveLength(2);
+      expect(rows).toHaveLength(4);
       expect(rows.find((r) => r.external_id === 'N-1').is_pinned).toBe(true);
     });
 
