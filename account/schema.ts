@@ -356,6 +356,11 @@ export const AccountSchema = obj('Account', {
   document_accessibility: Opt(Enum(DOCUMENT_ACCESSIBILITY)),
   account_campaigns: Opt(arr(AccountCampaignSchema, LIMITS.records)),
   metadata: Opt(arr(MetadataSchema, LIMITS.records)),
+  // Platform fields (platform EnergyAccount): a nullable boolean — true means the account belongs
+  // to an unknown occupier and carries no customers (customer_with_unknown_occupier) — and the
+  // operations team the account is assigned to on creation (a name, never blank).
+  unknown_occupier: Opt(Type.Unsafe<boolean | null>({ type: ['boolean', 'null'] })),
+  operations_team_name: Opt(Code(128)),
 });
 
 export type Account = Static<typeof AccountSchema>;

@@ -6,6 +6,8 @@ import { rateLimit, TokenBucketLimiter } from './middleware/rateLimit';
 import { graphqlRouter } from './routes/graphql';
 import { docsRouter } from './routes/docs';
 import { registrationsRouter } from './routes/registrations';
+import { platformRouter } from '../platform/routes';
+import { topUpsRouter } from '../platform/topUps/routes';
 import { createTokenService } from '../auth/tokens';
 import { dbTokenStore } from '../auth/store';
 
@@ -30,6 +32,8 @@ export async function buildExtras(deps: Omit<AppDeps, 'extraRouters' | 'authenti
       graphqlRouter({ tokens, log }),
       docsRouter({ subjectPrefix: config.nats.subjectPrefix }),
       registrationsRouter({ ...deps, authenticate }),
+      platformRouter({ ...deps, authenticate }),
+      topUpsRouter({ ...deps, authenticate }),
     ],
   };
 }

@@ -4,6 +4,7 @@ import { IMPORT_STATUSES } from '../db/stores/importProcesses';
 import type { ErrorCode } from './errors';
 import { GRAPHQL_BODY_LIMIT_BYTES } from './routes/graphql';
 import { TOKEN_ERRORS } from '../auth/tokens';
+import { platformPaths, platformSchemas } from '../platform/openapi';
 
 /**
  * The OpenAPI 3.1 document of the REST API and the GraphQL token endpoint, built from the same
@@ -236,7 +237,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   // The envelope's payload is validated as an Account (separately, to keep Account-relative attrs).
   const envelope = schemas.Envelope as { properties: Record<string, unknown> };
   envelope.properties.payload = ref('Account');
-  Object.assign(schemas, responseSchemas());
+  Object.assign(schemas, responseSchemas(), platformSchemas());
 
   return {
     openapi: '3.1.0',
@@ -248,7 +249,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
-    tags: [{ name: 'accounts' }, { name: 'registrations' }, { name: 'authentication' }, { name: 'operations' }],
+    tags: [{ name: 'accounts' }, { name: 'registrations' }, { name: 'platform' }, { name: 'authentication' }, { name: 'operations' }],
     paths: {
       '/v2/data-import/accounts/validate/': {
         post: {
@@ -312,6 +313,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      ...platformPaths({ ref, json, common, supplierParam, externalParam, security }),
       '/v1/graphql/': {
         post: {
           operationId: 'graphql',

@@ -8,6 +8,10 @@ import { checkEmail, normaliseUkPhone, normaliseUkPostcode } from './contacts';
  * (spec general rule 6) and are not checked.
  */
 export function checkCustomers(ctx: RuleContext): void {
+  // Platform rule "Validate no customers for unknown occupier".
+  if (ctx.account.unknown_occupier === true && ctx.ok('customers') && list(ctx.account.customers).length > 0) {
+    ctx.errors.add('customer_with_unknown_occupier', 'customers', 'An unknown-occupier account carries no customers.');
+  }
   for (const [customer, attr, i] of okItems(ctx, ctx.account.customers, 'customers')) {
     checkPerson(ctx, customer, attr, ['customers', i]);
     checkPsr(ctx, customer, attr);

@@ -6,8 +6,8 @@ import {
   IMPORT_STATUSES,
   ImportProcess,
   ImportStatus,
-  listProcesses,
 } from '../../db/stores/importProcesses';
+import { listImportProcesses } from '../../platform/listing/query';
 import { CliError } from '../main';
 import { print, withDb, withTemporal } from '../context';
 import { integerIn, json, table, withExamples } from '../format';
@@ -107,7 +107,8 @@ export function register(program: Command): void {
     ],
   ).action(async (opts: { supplier?: string; status?: ImportStatus; limit: number; after?: number; json?: boolean }) => {
     await withDb(async (db) => {
-      const rows = await listProcesses(db, {
+      // The same query as the HTTP listings (platform/listing/query.ts).
+      const rows = await listImportProcesses(db, {
         importSupplier: opts.supplier,
         status: opts.status,
         limit: opts.limit,

@@ -173,6 +173,8 @@ export function accountFromRows(account: Row, rows: LoadedRows, references: Row[
     'smart_read_cycle_day',
     'communication_preference',
     'document_accessibility',
+    'unknown_occupier',
+    'operations_team_name',
   ]);
 
   const prefsByUser = childrenOf(rows, 'account_user_preferences', 'account_user_id');

@@ -48,6 +48,9 @@ export const ACCOUNT_TABLE_COLUMNS = {
     communication_preference: 'text',
     document_accessibility: 'text',
     is_imported: 'boolean',
+    // Platform fields (db/migrations/0009_platform_import_surface.ts).
+    unknown_occupier: 'boolean',
+    operations_team_name: 'text',
   },
   account_users: { ...OWNED, user_number: 'text', ...PERSON },
   account_user_preferences: {

@@ -88,6 +88,8 @@ export function planAccountRows(input: PlanInput): AccountRows {
     communication_preference: a.communication_preference,
     document_accessibility: a.document_accessibility,
     is_imported: true,
+    unknown_occupier: a.unknown_occupier,
+    operations_team_name: a.operations_team_name,
   });
 
   (a.customers ?? []).forEach((c, position) => {

@@ -83,11 +83,14 @@ interface Row {
   modified_at_text: string;
 }
 
+/** A row of import_processes as `select` reads it (the listing query reads the same columns). */
+export type ImportProcessRow = Row;
+
 // Microsecond timestamps with an explicit offset, formatted by PostgreSQL (a JS Date would drop
 // the microseconds).
 const TS = (col: string) =>
   `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') AS ${col}_text`;
-const COLUMNS = [
+export const COLUMNS = [
   'id', 'import_supplier', 'external_account_number', 'status', 'kraken_identifier', 'is_dry_run',
   'schedule_window_start', 'schedule_window_end', 'run', 'workflow_id', 'workflow_run_id',
   'current_step', 'latest_event', 'latest_error',
@@ -97,7 +100,7 @@ function select(db: Knex) {
   return db('import_processes').select([...COLUMNS, db.raw(TS('created_at')), db.raw(TS('modified_at'))]);
 }
 
-const toModel = (r: Row): ImportProcess => ({
+export const toModel = (r: Row): ImportProcess => ({
   id: String(r.id),
   importSupplier: r.import_supplier,
   externalAccountNumber: r.external_account_number,
@@ -238,17 +241,6 @@ export async function countByStatus(db: Knex): Promise<Record<string, number>> {
   const out: Record<string, number> = Object.fromEntries(IMPORT_STATUSES.map((s) => [s, 0]));
   for (const r of rows) out[r.status] = Number(r.count);
   return out;
-}
-
-export async function listProcesses(
-  db: Knex,
-  filter: { importSupplier?: string; status?: ImportStatus; limit?: number; afterId?: string },
-): Promise<ImportProcess[]> {
-  const q = select(db).orderBy('id').limit(filter.limit ?? 100);
-  if (filter.importSupplier) q.where({ import_supplier: filter.importSupplier });
-  if (filter.status) q.where({ status: filter.status });
-  if (filter.afterId) q.where('id', '>', filter.afterId);
-  return ((await q) as Row[]).map(toModel);
 }
 
 /** The import process record exactly as the status operation answers it. */

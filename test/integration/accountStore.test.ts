@@ -70,6 +70,16 @@ describe('account store', () => {
     expect(await loadAccount(t.db, accountNumber)).toEqual(account);
   });
 
+  it('reads back the platform fields unknown_occupier and operations_team_name exactly', async () => {
+    const withFalse = { ...variant('LEGACY-PLATFORM-1'), unknown_occupier: false, operations_team_name: 'Migration Team A' };
+    const occupier = { ...variant('LEGACY-PLATFORM-2'), unknown_occupier: true, customers: [] };
+    for (const account of [withFalse, occupier]) {
+      const accountNumber = newAccountNumber();
+      await t.db.transaction((trx) => insert(trx, account, accountNumber));
+      expect(await loadAccount(t.db, accountNumber)).toEqual(account);
+    }
+  });
+
   it('returns the ids and numbers the import events need', async () => {
     const account = variant('LEGACY-CREATED');
     const accountNumber = newAccountNumber();

@@ -16,11 +16,19 @@ describe('bad input on every endpoint', () => {
   let token: string;
   const LIMIT = 64 * 1024;
 
-  const REST: { method: 'post' | 'get'; path: string; json: boolean }[] = [
+  // `invalid`: the code a well-formed JSON object of the wrong shape answers (default: the account codes).
+  const REST: { method: 'post' | 'get'; path: string; json: boolean; invalid?: string }[] = [
     { method: 'post', path: '/v2/data-import/accounts/validate/', json: true },
     { method: 'post', path: '/v2/data-import/accounts/', json: true },
     { method: 'get', path: '/v2/data-import/accounts/DEMO_ENERGY/X-1/', json: false },
     { method: 'post', path: '/v1/data-import/send-registration-flows/DEMO_ENERGY/X-1/', json: false },
+    { method: 'get', path: '/v1/data-import/all-account-import-processes/DEMO_ENERGY/', json: false },
+    { method: 'get', path: '/v1/data-import/pending-account-import-processes/DEMO_ENERGY/', json: false },
+    { method: 'get', path: '/v1/data-import/imported-account-import-processes/DEMO_ENERGY/', json: false },
+    { method: 'get', path: '/v1/data-import/meterpoint-statuses-for-account/DEMO_ENERGY/X-1/', json: false },
+    { method: 'post', path: '/v1/data-import/transactions/create/', json: true, invalid: 'validation_error' },
+    { method: 'post', path: '/v1/data-import/notes/create/', json: true, invalid: 'validation_error' },
+    { method: 'post', path: '/v1/data-import/historical-statements/create/', json: true, invalid: 'validation_error' },
   ];
 
   function expectCleanError(res: request.Response, status: number, code: string) {
@@ -104,7 +112,7 @@ describe('bad input on every endpoint', () => {
       ];
       for (const body of bodies) {
         const res = await call(e).send(body);
-        const code = e.path.endsWith('/validate/') ? 'account_failed_validation' : 'import_process_failed_validation';
+        const code = e.invalid ?? (e.path.endsWith('/validate/') ? 'account_failed_validation' : 'import_process_failed_validation');
         expectCleanError(res, 400, code);
       }
     });

@@ -92,6 +92,13 @@ describe('the OpenAPI document', () => {
         'POST /v2/data-import/accounts/',
         'GET /v2/data-import/accounts/{import_supplier_code}/{external_account_number}/',
         'POST /v1/data-import/send-registration-flows/{import_supplier_code}/{external_account_number}/',
+        'GET /v1/data-import/all-account-import-processes/{import_supplier_code}/',
+        'GET /v1/data-import/pending-account-import-processes/{import_supplier_code}/',
+        'GET /v1/data-import/imported-account-import-processes/{import_supplier_code}/',
+        'GET /v1/data-import/meterpoint-statuses-for-account/{import_supplier_code}/{external_account_number}/',
+        'POST /v1/data-import/transactions/create/',
+        'POST /v1/data-import/notes/create/',
+        'POST /v1/data-import/historical-statements/create/',
         'POST /v1/graphql/',
         'GET /healthz',
         'GET /readyz',
@@ -120,6 +127,9 @@ describe('the OpenAPI document', () => {
     expect(body(example)).toBe(true);
     expect(body({ payload: example, task_params: { is_dry_run: true } })).toBe(true);
     expect(body({ ...example, surprise: 1 })).toBe(false);
+    // The platform's example flag, and a platform field not implemented here.
+    expect(body({ ...example, unknown_occupier: false, operations_team_name: 'Team A' })).toBe(true);
+    expect(body({ ...example, partner_organisations: [] })).toBe(false);
   });
 
   it('names only codes of ERROR_CODES, each under its own status, and every code answered by an operation', () => {

@@ -1,7 +1,6 @@
 import request from 'supertest';
-import type { Middleware } from 'koa';
 import { eventually, startStack, Stack } from '../support/stack';
-import { uniqueAccount } from '../support/fixtures';
+import { grantFromHeader, importThroughApi } from '../support/imports';
 import { readStream } from '../support/stream';
 import { registrationsRouter } from '../../api/routes/registrations';
 import { londonToday } from '../../account/dates';
@@ -20,12 +19,7 @@ const MPRN = '7382190405';
 const SUCCESS = 'REGISTRATION_FLOW_SUCCESS';
 const ERROR = 'REGISTRATION_FLOW_ERROR';
 
-// A stand-in for the real authentication: the caller's grant comes from a test header.
-const fakeAuthenticate: Middleware = (ctx, next) => {
-  const grant = ctx.get('x-test-suppliers') || 'DEMO_ENERGY';
-  ctx.state.principal = { organisation: 'test-org', keyId: 'key-1', suppliers: new Set(grant.split(',')) };
-  return next();
-};
+const fakeAuthenticate = grantFromHeader();
 
 describe('send registration flows on the real servers', () => {
   let s: Stack;
@@ -39,18 +33,9 @@ describe('send registration flows on the real servers', () => {
       .send({ ignored: true });
 
   async function importAccount(external: string, envelope?: { is_dry_run: boolean }): Promise<void> {
-    const payload = uniqueAccount(external);
-    const res = await request(s.app.callback())
-      .post('/v2/data-import/accounts/')
-      .send(envelope ? { payload, task_params: envelope } : payload);
-    expect(res.status).toBe(201);
-    const done = envelope ? 'DRY_RUN_SUCCEEDED' : 'PROCESSED';
-    const record = await eventually(async () => {
-      const r = await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/`);
-      return r.body.status === done ? r.body : undefined;
-    });
-    accountNumbers.set(external, record.kraken_identifier);
+    accountNumbers.set(external, (await importThroughApi(s.app, external, envelope)).kraken_identifier);
   }
+
 
   const registrationRows = (external: string) =>
     s.t.db('meter_point_registrations').where({ external_account_number: external }).orderBy('mpxn');

@@ -1,0 +1,184 @@
+import { MAX_PAGE } from './listing/params';
+import { METER_POINT_STATUSES } from './meterPointStatuses/statuses';
+import { HistoricalStatementsRequestSchema, NotesRequestSchema, TopUpNoteSchema, TopUpStatementSchema, TopUpTransactionSchema, TransactionsRequestSchema } from './topUps/schemas';
+
+/** Plain JSON of a TypeBox schema (without its symbol keys). */
+const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+const withStatus = (item: unknown, statuses: string[], extra: Record<string, unknown> = {}) => ({
+  allOf: [item, { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: statuses }, ...extra } }],
+});
+
+/** What api/openapi.ts lends the platform's operations, so both parts of the document agree. */
+export interface OpenApiHelpers {
+  ref(name: string): { $ref: string };
+  json(schema: unknown, description: string, headers?: Record<string, unknown>): unknown;
+  common(withBody: boolean): Record<string, unknown>;
+  supplierParam(name: string): unknown;
+  externalParam(name: string): unknown;
+  security: unknown;
+}
+
+/** Component schemas of the platform's operations (merged into components.schemas). */
+export function platformSchemas() {
+  return {
+    PlatformImportProcess: {
+      type: 'object',
+      description: "The platform's ImportProcess item.",
+      required: ['external_account_number', 'kraken_account_number', 'account_created_at'],
+      additionalProperties: false,
+      properties: {
+        external_account_number: { type: 'string', maxLength: 128 },
+        kraken_account_number: { type: ['string', 'null'], description: 'The platform account number; null while pending.' },
+        account_created_at: { type: ['string', 'null'], format: 'date-time', description: 'When the account was created; null while pending.' },
+      },
+    },
+    MeterPointStatus: {
+      type: 'object',
+      required: ['mpxn', 'status'],
+      additionalProperties: false,
+      properties: {
+        mpxn: { type: 'string', description: 'MPAN or MPRN.' },
+        status: {
+          type: 'string',
+          enum: [...METER_POINT_STATUSES],
+          description: 'The platform enumeration. Reached here: PRE_REGISTRATION (not marked), UNDERGOING_REGISTRATION (marked by send-registration-flows), REGISTRATION_REQUESTED (flow sent), REGISTRATION_ACCEPTED, REGISTRATION_REJECTED.',
+        },
+      },
+    },
+    TopUpTransactionsRequest: plain(TransactionsRequestSchema),
+    TopUpTransactionsResult: {
+      type: 'object',
+      required: ['results'],
+      properties: {
+        results: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['status', 'transaction_data'],
+            properties: {
+              status: { type: 'string', enum: ['TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ALREADY_EXISTS', 'TRANSACTION_IMPORT_ERROR'] },
+              transaction_data: plain(TopUpTransactionSchema),
+              added_transaction_id: { type: 'integer', description: 'With TRANSACTION_ADDED_TO_ACCOUNT: the ledger entry id (as in billing.ledger.entry_posted).' },
+              error_detail: { type: 'string', description: 'With TRANSACTION_IMPORT_ERROR.' },
+            },
+          },
+        },
+      },
+    },
+    TopUpNotesRequest: plain(NotesRequestSchema),
+    TopUpNotesResult: { type: 'array', items: withStatus(plain(TopUpNoteSchema), ['NOTE_CREATION_SUCCESS', 'NOTE_ALREADY_EXISTS']) },
+    TopUpStatementsRequest: plain(HistoricalStatementsRequestSchema),
+    TopUpStatementsResult: {
+      type: 'object',
+      required: ['import_supplier', 'external_account_number', 'statements'],
+      properties: {
+        import_supplier: { type: 'string' },
+        external_account_number: { type: 'string' },
+        statements: {
+          type: 'array',
+          items: withStatus(plain(TopUpStatementSchema), ['STATEMENT_CREATION_SUCCESS', 'STATEMENT_ALREADY_EXISTS', 'STATEMENT_IMPORT_ERROR'], {
+            error_code: { type: 'string', enum: ['historical_statement_already_exists'] },
+            error_detail: { type: 'string' },
+          }),
+        },
+      },
+    },
+    SupplierNotOngoing: {
+      type: 'object',
+      required: ['detail', 'code'],
+      additionalProperties: false,
+      properties: { detail: { type: 'string' }, code: { type: 'string', enum: ['import_supplier_migration_not_ongoing'] } },
+    },
+    MeterPointStatusNotFound: {
+      type: 'object',
+      required: ['detail', 'code', 'error'],
+      additionalProperties: false,
+      properties: {
+        detail: { type: 'string' },
+        code: { type: 'string', enum: ['not_found'] },
+        error: { type: 'string', description: "The platform's field; the same text as detail." },
+      },
+    },
+  };
+}
+
+const LISTINGS = [
+  ['all', 'listAllImportProcesses', 'Every import process of the supplier, pending or imported.'],
+  ['pending', 'listPendingImportProcesses', 'Import processes without an account yet (every status but PROCESSED).'],
+  ['imported', 'listImportedImportProcesses', 'Import processes whose account has been created (PROCESSED).'],
+] as const;
+
+/** The paths of the platform's operations (merged into paths). */
+export function platformPaths(h: OpenApiHelpers): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  for (const [listing, operationId, summary] of LISTINGS) {
+    paths[`/v1/data-import/${listing}-account-import-processes/{import_supplier_code}/`] = {
+      get: {
+        operationId,
+        tags: ['platform'],
+        summary,
+        description:
+          'Without parameters: the complete listing as one JSON array, streamed in id order from a database cursor (bounded memory however long the book). With `limit`: one page, and `Link: <…>; rel="next"` when there is more; pass its `after` on.',
+        security: h.security,
+        parameters: [
+          h.supplierParam('import_supplier_code'),
+          { name: 'limit', in: 'query', required: false, description: `Page size, 1-${MAX_PAGE}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE } },
+          { name: 'after', in: 'query', required: false, description: 'Opaque cursor from the previous page\'s Link header.', schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': h.json({ type: 'array', items: h.ref('PlatformImportProcess') }, 'The import processes, oldest first.', {
+            Link: { description: 'With `limit`, when there is a next page: `<path?limit=n&after=cursor>; rel="next"`.', schema: { type: 'string' } },
+          }),
+          '400': h.json(h.ref('QueryValidationFailed'), 'A malformed or unknown query parameter (`validation_error`).'),
+          '404': h.json(h.ref('NotFound'), 'No such import supplier, or the supplier is outside your grant.'),
+          ...h.common(false),
+        },
+      },
+    };
+  }
+  paths['/v1/data-import/meterpoint-statuses-for-account/{import_supplier_code}/{external_account_number}/'] = {
+    get: {
+      operationId: 'getMeterPointStatuses',
+      tags: ['platform'],
+      summary: 'Each MPAN and MPRN of an imported account with its industry status.',
+      security: h.security,
+      parameters: [h.supplierParam('import_supplier_code'), h.externalParam('external_account_number')],
+      responses: {
+        '200': h.json({ type: 'array', items: h.ref('MeterPointStatus') }, 'The meter points in payload order.'),
+        '400': h.json(h.ref('QueryValidationFailed'), 'An unknown query parameter (`validation_error`).'),
+        '404': h.json(h.ref('MeterPointStatusNotFound'), 'No imported account (unknown, only staged, or the supplier is outside your grant), or no meter points.'),
+        ...h.common(false),
+      },
+    },
+  };
+  const topUp = (operationId: string, summary: string, request: string, result: string, extra: Record<string, unknown> = {}) => ({
+    post: {
+      operationId,
+      tags: ['platform'],
+      summary,
+      security: h.security,
+      requestBody: { required: true, content: { 'application/json': { schema: h.ref(request) } } },
+      ...extra,
+      responses: {
+        '201': h.json(h.ref(result), 'Done in one transaction; each item with its status (a retry answers ALREADY_EXISTS).'),
+        '400': h.json(
+          { oneOf: [h.ref('QueryValidationFailed'), h.ref('ParseError'), h.ref('SupplierNotOngoing')] },
+          'Every issue of the body (`validation_error`, codes of RULES.md and the platform: missing_transaction_id, duplicate_transaction_ids, note_body_or_document_path_not_found, note_unpin_at_earlier_than_creation_date, invalid_document_path, path_does_not_exist_in_file_store, start_date_later_than_end_date, …), an unreadable body (`parse_error`), or a supplier that is Paused or Complete (`import_supplier_migration_not_ongoing`).',
+        ),
+        '404': h.json(h.ref('NotFound'), 'No imported account (unknown, only staged, or the supplier is outside your grant).'),
+        ...h.common(true),
+      },
+    },
+  });
+  paths['/v1/data-import/transactions/create/'] = topUp('createTransactions', 'Add ledger transactions to an imported account.', 'TopUpTransactionsRequest', 'TopUpTransactionsResult', {
+    description:
+      'Adds to the account\'s first ledger, moves its balance (credit-positive) and publishes billing.ledger.entry_posted v2 per added transaction, all in one transaction. `dry_run: true` answers 200 with the statuses and writes nothing.',
+    parameters: [
+      { name: 'check_previously_added', in: 'query', required: false, description: 'Default true: a transaction_id already on the account answers TRANSACTION_ALREADY_EXISTS; false: TRANSACTION_IMPORT_ERROR (ids stay unique).', schema: { type: 'boolean', default: true } },
+      { name: 'force_add_to_current_statement', in: 'query', required: false, description: 'Default true: a date inside a closed statement period is moved to the day after the last statement closing date, with a pinned note; false: TRANSACTION_IMPORT_ERROR.', schema: { type: 'boolean', default: true } },
+    ],
+  });
+  paths['/v1/data-import/notes/create/'] = topUp('createNotes', 'Add notes to an imported account.', 'TopUpNotesRequest', 'TopUpNotesResult');
+  paths['/v1/data-import/historical-statements/create/'] = topUp('createHistoricalStatements', 'Add historical statements to an imported account.', 'TopUpStatementsRequest', 'TopUpStatementsResult');
+  return paths;
+}

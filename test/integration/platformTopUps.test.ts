@@ -1,0 +1,266 @@
+import request from 'supertest';
+import { startStack, Stack } from '../support/stack';
+import { grantFromHeader, importThroughApi } from '../support/imports';
+import { topUpsRouter } from '../../platform/topUps/routes';
+import { createSupplier, updateSupplier } from '../../db/stores/suppliers';
+import { uuidFromKey } from '../../lib/ids';
+
+// Real servers and a workflow bundle: far beyond jest's default 5 s.
+jest.setTimeout(120_000);
+
+const fakeAuthenticate = grantFromHeader();
+
+describe('post-import top-ups on the real servers', () => {
+  let s: Stack;
+  let ext: (name: string) => string;
+  const accountNumbers = new Map<string, string>();
+
+  async function importAccount(external: string, envelope?: { is_dry_run: boolean }): Promise<void> {
+    accountNumbers.set(external, (await importThroughApi(s.app, external, envelope)).kraken_identifier);
+  }
+
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    request(s.app.callback()).post(`/v1/data-import/${path}`).set(headers).send(body as object);
+
+  const accountId = async (external: string) => (await s.t.db('accounts').where({ external_account_number: external }).first('id')).id as string;
+  const ledgerBalance = async (external: string) =>
+    (await s.t.db('ledgers').where({ account_id: await accountId(external) }).first(s.t.db.raw('ledger_balance::text AS b'))).b as string;
+  const outboxCount = async () => Number((await s.t.db('outbox').count({ n: '*' }))[0]!.n);
+
+  beforeAll(async () => {
+    s = await startStack({ relay: false, configure: (deps) => ({ extraRouters: [topUpsRouter({ ...deps, authenticate: fakeAuthenticate })] }) });
+    ext = (name) => `${name}-${s.taskQueue}`;
+    await updateSupplier(s.t.db, 'DEMO_ENERGY', { documentRoot: '/srv/documents/demo' });
+    await createSupplier(s.t.db, 'OTHER_ENERGY');
+    await importAccount(ext('TX'));
+    await importAccount(ext('NOTES'));
+    await importAccount(ext('STATEMENTS'));
+    await importAccount(ext('DRY'), { is_dry_run: true });
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  /** The 404 of every top-up for an unknown account, a staged-only one, and a supplier outside the grant. */
+  async function expectNotFoundCases(path: string, body: (external: string, supplier?: string) => Record<string, unknown>, imported: string) {
+    const unknown = await post(path, body(ext('NOBODY')));
+    const stagedOnly = await post(path, body(ext('DRY')));
+    const outside = await post(path, body(imported), { 'x-test-suppliers': 'OTHER_ENERGY' });
+    const unknownSupplier = await post(path, body(imported, 'NO_SUCH_ENERGY'), { 'x-test-suppliers': 'DEMO_ENERGY,NO_SUCH_ENERGY' });
+    for (const res of [unknown, stagedOnly, outside, unknownSupplier]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    }
+    expect(outside.body).toEqual(unknownSupplier.body);
+  }
+
+  describe('transactions/create', () => {
+    const body = (external: string, transactions: unknown[], extra: Record<string, unknown> = {}) => ({
+      import_supplier: 'DEMO_ENERGY',
+      external_account_number: external,
+      transactions,
+      ...extra,
+    });
+    const TXS = [
+      { transaction_id: 'TOP-1', transaction_date: '2026-11-10', amount: '10.00', type: 'CHARGE', reason: 'IMPORTED_CHARGE', display_note: 'A charge.' },
+      { transaction_id: 'TOP-2', transaction_date: '2026-11-11', amount: 25.5, type: 'PAYMENT', reason: 'ACCOUNT_CHARGE_PAYMENT', payment_type: 'DD_REGULAR_COLLECTION' },
+      // Inside the closed statement period (closing 2026-10-31): moved to 2026-11-01 by default.
+      { transaction_id: 'TOP-3', transaction_date: '2026-10-15', amount: '2.00', type: 'CREDIT', reason: 'IMPORTED_CREDIT' },
+    ];
+
+    it('adds each transaction in one transaction with its ledger event, moves the ledger balance and a closed-period date', async () => {
+      const external = ext('TX');
+      const before = await outboxCount();
+      const res = await post('transactions/create/', body(external, TXS));
+      expect(res.status).toBe(201);
+      expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ADDED_TO_ACCOUNT']);
+      expect(res.body.results[2].transaction_data.transaction_date).toBe('2026-11-01');
+      expect(res.body.results.every((r: { added_transaction_id: unknown }) => Number.isInteger(r.added_transaction_id))).toBe(true);
+      // -45.20 - 10.00 + 25.50 + 2.00
+      expect(await ledgerBalance(external)).toBe('-27.70');
+
+      const accountNumber = accountNumbers.get(external)!;
+      const events = await s.t.db('outbox').where({ event_type: 'billing.ledger.entry_posted' }).orderBy('seq');
+      expect(await outboxCount()).toBe(before + 3);
+      expect(events.map((e) => e.event_id)).toEqual(['TOP-1', 'TOP-2', 'TOP-3'].map((id) => uuidFromKey(`post-import:transaction:${accountNumber}:${id}`)));
+      expect(events[0].envelope.data).toEqual({
+        ledger: { account: { number: accountNumber }, number: `${accountNumber}-L1`, id: expect.any(String) },
+        entry: { id: res.body.results[0].added_transaction_id, is_charge: true, is_credit: false, is_payment: false, is_repayment: false, is_reversal: false, is_reversed: false, source_type: 'data_import' },
+      });
+      // The platform pins a note for the moved transaction.
+      const pinned = await s.t.db('post_import_notes').where({ account_id: await accountId(external), external_id: 'transaction-date-moved:TOP-3' });
+      expect(pinned).toHaveLength(1);
+      expect(pinned[0].is_pinned).toBe(true);
+    });
+
+    it('answers TRANSACTION_ALREADY_EXISTS on a retry and changes nothing', async () => {
+      const external = ext('TX');
+      const before = await outboxCount();
+      const res = await post('transactions/create/', body(external, TXS));
+      expect(res.status).toBe(201);
+      expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['TRANSACTION_ALREADY_EXISTS', 'TRANSACTION_ALREADY_EXISTS', 'TRANSACTION_ALREADY_EXISTS']);
+      expect(await ledgerBalance(external)).toBe('-27.70');
+      expect(await outboxCount()).toBe(before);
+      expect(await s.t.db('post_import_transactions').where({ account_id: await accountId(external) }).count({ n: '*' })).toEqual([{ n: '3' }]);
+    });
+
+    it('adds a transaction once when the same request arrives twice at the same time', async () => {
+      const external = ext('TX');
+      const before = await ledgerBalance(external);
+      const tx = { transaction_id: 'TOP-RACE', transaction_date: '2026-11-13', amount: '7.25', type: 'REPAYMENT' };
+      const both = await Promise.all([post('transactions/create/', body(external, [tx])), post('transactions/create/', body(external, [tx]))]);
+      expect(both.map((r) => r.body.results[0].status).sort()).toEqual(['TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ALREADY_EXISTS']);
+      expect(Number(await ledgerBalance(external))).toBeCloseTo(Number(before) - 7.25, 2);
+      expect(await s.t.db('outbox').where({ event_id: uuidFromKey(`post-import:transaction:${accountNumbers.get(ext('TX'))}:TOP-RACE`) })).toHaveLength(1);
+    });
+
+    it('treats an imported transaction id as already there; unchecked, it is an import error', async () => {
+      const external = ext('TX');
+      const imported = { transaction_id: 'TX-100045-0301', transaction_date: '2026-11-12', amount: '1.00', type: 'CHARGE' };
+      expect((await post('transactions/create/', body(external, [imported]))).body.results[0].status).toBe('TRANSACTION_ALREADY_EXISTS');
+      const unchecked = await post('transactions/create/?check_previously_added=false', body(external, [imported]));
+      expect(unchecked.body.results[0]).toEqual(expect.objectContaining({ status: 'TRANSACTION_IMPORT_ERROR', error_detail: expect.any(String) }));
+      expect(await ledgerBalance(external)).toBe('-34.95');
+    });
+
+    it('refuses a closed-period date without force_add_to_current_statement, and writes nothing for it', async () => {
+      const external = ext('TX');
+      const old = { transaction_id: 'TOP-OLD', transaction_date: '2026-10-20', amount: '5.00', type: 'CHARGE' };
+      const res = await post('transactions/create/?force_add_to_current_statement=false', body(external, [old]));
+      expect(res.status).toBe(201);
+      expect(res.body.results[0].status).toBe('TRANSACTION_IMPORT_ERROR');
+      expect(await s.t.db('post_import_transactions').where({ transaction_id: 'TOP-OLD' })).toEqual([]);
+    });
+
+    it('runs a dry run to the end and rolls it back: 200 with the statuses, nothing written', async () => {
+      const external = ext('TX');
+      const before = await outboxCount();
+      const res = await post('transactions/create/', body(external, [{ transaction_id: 'TOP-DRY', transaction_date: '2026-11-12', amount: '3.00', type: 'CHARGE' }], { dry_run: true }));
+      expect(res.status).toBe(200);
+      expect(res.body.results[0].status).toBe('TRANSACTION_ADDED_TO_ACCOUNT');
+      expect(await s.t.db('post_import_transactions').where({ transaction_id: 'TOP-DRY' })).toEqual([]);
+      expect(await ledgerBalance(external)).toBe('-34.95');
+      expect(await outboxCount()).toBe(before);
+    });
+
+    it('answers not_found for an unknown account, a staged-only account and a supplier outside the grant', async () => {
+      await expectNotFoundCases('transactions/create/', (e, supplier = 'DEMO_ENERGY') => ({ ...body(e, [TXS[0]]), import_supplier: supplier }), ext('TX'));
+    });
+
+    it('answers import_supplier_migration_not_ongoing when the supplier is paused', async () => {
+      await updateSupplier(s.t.db, 'DEMO_ENERGY', { status: 'Paused' });
+      try {
+        const res = await post('transactions/create/', body(ext('TX'), [TXS[0]]));
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('import_supplier_migration_not_ongoing');
+      } finally {
+        await updateSupplier(s.t.db, 'DEMO_ENERGY', { status: 'Ongoing' });
+      }
+    });
+
+    it.each<[string, unknown[], string, string]>([
+      ['an exponent amount', [{ ...TXS[0], amount: '1e3' }], 'invalid_decimal', 'transactions.0.amount'],
+      ['a negative amount', [{ ...TXS[0], amount: '-5.00' }], 'min_value', 'transactions.0.amount'],
+      ['three decimal places', [{ ...TXS[0], amount: 1.005 }], 'max_decimal_places', 'transactions.0.amount'],
+      ['a missing transaction_id', [{ ...TXS[0], transaction_id: undefined }], 'missing_transaction_id', 'transactions.0.transaction_id'],
+      ['a repeated transaction_id', [TXS[0], TXS[0]], 'duplicate_transaction_ids', 'transactions.1.transaction_id'],
+      ['an unknown type', [{ ...TXS[0], type: 'GIFT' }], 'invalid_choice', 'transactions.0.type'],
+      ['a field not implemented here', [{ ...TXS[0], line_items: [] }], 'unknown_field', 'transactions.0.line_items'],
+      ['a bad date', [{ ...TXS[0], transaction_date: '2026-02-30' }], 'invalid_date', 'transactions.0.transaction_date'],
+      ['no transactions', [], 'invalid', 'transactions'],
+    ])('answers validation_error for %s', async (_name, transactions, code, attr) => {
+      const res = await post('transactions/create/', body(ext('TX'), transactions));
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.errors).toEqual([expect.objectContaining({ code, attr })]);
+    });
+
+    it('answers validation_error for a bad query flag, parse_error for a body that is no object', async () => {
+      const flag = await post('transactions/create/?check_previously_added=maybe', body(ext('TX'), [TXS[0]]));
+      expect(flag.status).toBe(400);
+      expect(flag.body.errors).toEqual([expect.objectContaining({ code: 'invalid', attr: 'check_previously_added' })]);
+      const array = await post('transactions/create/', [1]);
+      expect(array.status).toBe(400);
+      expect(array.body.code).toBe('parse_error');
+      const malformed = await request(s.app.callback()).post('/v1/data-import/transactions/create/').set('content-type', 'application/json').send('{"import_supplier":');
+      expect(malformed.body.code).toBe('parse_error');
+    });
+  });
+
+  describe('notes/create', () => {
+    const body = (external: string, notes: unknown[]) => ({ import_supplier: 'DEMO_ENERGY', external_account_number: external, notes });
+    const NOTES = [
+      { body: 'Some important pinned note.', is_pinned: true, unpin_at: '2027-06-01T12:00:00Z', external_id: 'N-1' },
+      { created_at: '2026-11-20T12:00:00Z', body: 'A note with an attachment.', document_paths: [{ document_path: 'notes/a.pdf' }] },
+    ];
+
+    it('creates the notes, then answers NOTE_ALREADY_EXISTS on a retry, and for a note the import brought', async () => {
+      const external = ext('NOTES');
+      const first = await post('notes/create/', body(external, NOTES));
+      expect(first.status).toBe(201);
+      expect(first.body).toEqual(NOTES.map((n) => ({ ...n, status: 'NOTE_CREATION_SUCCESS' })));
+      const retry = await post('notes/create/', body(external, NOTES));
+      expect(retry.body.map((n: { status: string }) => n.status)).toEqual(['NOTE_ALREADY_EXISTS', 'NOTE_ALREADY_EXISTS']);
+      const importedNote = { created_at: '2026-06-14T09:31:00Z', body: 'Customer asked for paper bills for the next two quarters.' };
+      expect((await post('notes/create/', body(external, [importedNote]))).body[0].status).toBe('NOTE_ALREADY_EXISTS');
+      // Two notes of documents only are two notes; each is there once after a retry.
+      const docsOnly = [{ document_paths: [{ document_path: 'notes/b.pdf' }] }, { document_paths: [{ document_path: 'notes/c.pdf' }] }];
+      expect((await post('notes/create/', body(external, docsOnly))).body.map((n: { status: string }) => n.status)).toEqual(['NOTE_CREATION_SUCCESS', 'NOTE_CREATION_SUCCESS']);
+      expect((await post('notes/create/', body(external, docsOnly))).body.map((n: { status: string }) => n.status)).toEqual(['NOTE_ALREADY_EXISTS', 'NOTE_ALREADY_EXISTS']);
+      const rows = await s.t.db('post_import_notes').where({ account_id: await accountId(external) });
+      expect(rows).toHaveLength(4);
+      expect(rows.find((r) => r.external_id === 'N-1').is_pinned).toBe(true);
+    });
+
+    it('answers not_found for an unknown account, a staged-only account and a supplier outside the grant', async () => {
+      await expectNotFoundCases('notes/create/', (e, supplier = 'DEMO_ENERGY') => ({ ...body(e, [NOTES[0]]), import_supplier: supplier }), ext('NOTES'));
+    });
+
+    it.each<[string, unknown, string, string]>([
+      ['a document path outside the document root', { body: 'x', document_paths: [{ document_path: '../../etc/passwd' }] }, 'invalid_document_path', 'notes.0.document_paths.0.document_path'],
+      ['neither body nor document paths', { created_at: '2026-11-20T12:00:00Z' }, 'note_body_or_document_path_not_found', 'notes.0.body'],
+      ['unpin_at before created_at', { body: 'x', created_at: '2026-11-20T12:00:00Z', unpin_at: '2026-11-19T12:00:00Z' }, 'note_unpin_at_earlier_than_creation_date', 'notes.0.unpin_at'],
+      ['a datetime without zone', { body: 'x', created_at: '2026-11-20T12:00:00' }, 'invalid_datetime', 'notes.0.created_at'],
+    ])('answers validation_error for %s', async (_name, note, code, attr) => {
+      const res = await post('notes/create/', body(ext('NOTES'), [note]));
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.errors).toEqual([expect.objectContaining({ code, attr })]);
+    });
+  });
+
+  describe('historical-statements/create', () => {
+    const body = (external: string, statements: unknown[]) => ({ import_supplier: 'DEMO_ENERGY', external_account_number: external, statements });
+    const STATEMENT = { bill_period_from_date: '2026-09-01', bill_period_to_date: '2026-09-30', statement_id: 'HS-1', issued_date: '2026-10-02', number: '1', gross_amount: 10000, statement_path: 'statements/hs-1.pdf' };
+
+    it('creates a statement, answers STATEMENT_ALREADY_EXISTS on a retry, and an error for the same id with other content', async () => {
+      const external = ext('STATEMENTS');
+      const first = await post('historical-statements/create/', body(external, [STATEMENT]));
+      expect(first.status).toBe(201);
+      expect(first.body).toEqual({ import_supplier: 'DEMO_ENERGY', external_account_number: external, statements: [{ ...STATEMENT, status: 'STATEMENT_CREATION_SUCCESS' }] });
+      expect((await post('historical-statements/create/', body(external, [STATEMENT]))).body.statements[0].status).toBe('STATEMENT_ALREADY_EXISTS');
+      const changed = await post('historical-statements/create/', body(external, [{ ...STATEMENT, gross_amount: 1 }]));
+      expect(changed.body.statements[0]).toEqual(expect.objectContaining({ status: 'STATEMENT_IMPORT_ERROR', error_code: 'historical_statement_already_exists' }));
+      const imported = await post('historical-statements/create/', body(external, [{ ...STATEMENT, statement_id: 'ST-100045-202610' }]));
+      expect(imported.body.statements[0].error_code).toBe('historical_statement_already_exists');
+      expect(await s.t.db('post_import_statements').where({ account_id: await accountId(external) }).count({ n: '*' })).toEqual([{ n: '1' }]);
+    });
+
+    it('answers not_found for an unknown account, a staged-only account and a supplier outside the grant', async () => {
+      await expectNotFoundCases('historical-statements/create/', (e, supplier = 'DEMO_ENERGY') => ({ ...body(e, [STATEMENT]), import_supplier: supplier }), ext('STATEMENTS'));
+    });
+
+    it.each<[string, unknown, string, string]>([
+      ['a statement path outside the document root', { ...STATEMENT, statement_path: '/a/../../b.pdf' }, 'invalid_document_path', 'statements.0.statement_path'],
+      ['an end before the start', { ...STATEMENT, bill_period_to_date: '2026-08-01' }, 'start_date_later_than_end_date', 'statements.0.bill_period_to_date'],
+      ['a missing statement_id', { ...STATEMENT, statement_id: undefined }, 'required', 'statements.0.statement_id'],
+      ['a gross amount with decimals', { ...STATEMENT, gross_amount: 10.5 }, 'invalid', 'statements.0.gross_amount'],
+    ])('answers validation_error for %s', async (_name, statement, code, attr) => {
+      const res = await post('historical-statements/create/', body(ext('STATEMENTS'), [statement]));
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.errors).toEqual([expect.objectContaining({ code, attr })]);
+    });
+  });
+});
