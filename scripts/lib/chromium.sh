@@ -11,9 +11,9 @@ ensure_chromium() {
     # Another apt run may hold the lock for a while: wait for it rather than fail.
     apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null 2>&1 || true
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium >/dev/null \
-      || say "could not install chromium; the browser test will be skipped with a message"
+      || say "could not install chromium: the browser test of the operations page will fail"
   else
-    say "no $CHROMIUM_BIN and no apt-get as root: the browser test will say it is skipped (set CHROMIUM_PATH)"
+    say "no $CHROMIUM_BIN and no apt-get as root: the browser test of the operations page will fail (set CHROMIUM_PATH)"
   fi
   [[ -x "$CHROMIUM_BIN" ]] && say "chromium: $CHROMIUM_BIN"
   return 0
