@@ -86,6 +86,14 @@ function main() {
     out.push(`\nTargets: ≥ 25 accounts/s, ≤ 3× the baseline, API and worker each < 300 MB RSS.\n`);
   } else out.push('_not run yet_\n');
 
+  const o = read('ops');
+  out.push('\n## Operations page queries — `npm run bench:ops`\n');
+  if (o) {
+    out.push(`Measured ${o.date} on a machine shared with other work (figures are upper bounds): ${o.rows.toLocaleString('en')} generated import processes of one supplier (72 % PROCESSED over 24 h, 12 % PENDING, 7 % ERRORED over 6 codes, …) plus 20,000 of a second, loaded in ${o.loadSeconds} s with INSERT ... SELECT generate_series, roll-ups rebuilt in ${o.rebuildSeconds} s; each query run ${o.runs} times after a warm-up. Target: < 200 ms.\n\n`);
+    out.push(table(o.queries));
+    out.push(`\nCost of the roll-up triggers on a status change (20,000 UPDATEs PENDING → PROCESSED in batches of 500): ${o.transitionMicros.withoutTriggers} µs per row without, ${o.transitionMicros.withTriggers} µs with.\n`);
+  } else out.push('_not run yet_\n');
+
   const notes = path.join(__dirname, 'NOTES.md');
   if (fs.existsSync(notes)) out.push('\n' + fs.readFileSync(notes, 'utf8'));
   fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), out.join('\n'));

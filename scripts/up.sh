@@ -97,6 +97,7 @@ cat <<INFO
 
   API            http://$HOST:$PORT          (readiness: /readyz, metrics: /metrics, OpenAPI: /openapi.json)
   Temporal UI    $TEMPORAL_UI_URL
+  Operations     http://${OPS_BIND:-127.0.0.1:8001}/   (the migration lead's page: counts, rate, errors; OPS_BIND=off disables it)
   Logs           $DATA/logs/api.log, $DATA/logs/worker.log
   Demo API key   ${API_KEY:-(kept from an earlier run; issue another: bin/data-import api-keys issue --organisation DEMO)}
 

@@ -20,7 +20,7 @@
   var hoursSelect = $('hours');
   var last = null;
   var charts = {};
-  var openCodes = {}; // error code -> true while its account list is open
+  var openCodes = {}; // error code -> {cell, count} while its account list is open
 
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
@@ -158,13 +158,18 @@
         el('td', { className: 'num' }, [button]),
       ]);
       tbody.appendChild(row);
-      if (openCodes[e.code]) {
-        var cell = el('td', { colspan: '3' });
-        tbody.appendChild(el('tr', { className: 'accounts', 'data-accounts-of': e.code }, [cell]));
-        loadAccounts(e.code, cell).catch(function (err) { cell.textContent = 'could not load: ' + err.message; });
+      var open = openCodes[e.code];
+      if (open) {
+        // Reuse the list already shown while its count is unchanged: no flicker on every refresh.
+        if (!open.cell || open.count !== e.count) {
+          open.cell = el('td', { colspan: '3' });
+          open.count = e.count;
+          loadAccounts(e.code, open.cell).catch(function (err) { open.cell.textContent = 'could not load: ' + err.message; });
+        }
+        tbody.appendChild(el('tr', { className: 'accounts', 'data-accounts-of': e.code }, [open.cell]));
       }
       button.onclick = function () {
-        openCodes[e.code] = !openCodes[e.code];
+        openCodes[e.code] = openCodes[e.code] ? undefined : {};
         renderErrors(last);
       };
     });
@@ -176,7 +181,11 @@
     return { stroke: '#8b98a8', grid: { stroke: '#2a3542', width: 1 }, ticks: { stroke: '#2a3542', width: 1 } };
   }
 
-  function chart(key, container, series, yValues) {
+  function timeLabels(u, splits) {
+    return splits.map(function (t) { return new Date(t * 1000).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' }); });
+  }
+
+  function chart(key, container, series, yValues, legend) {
     var width = Math.max(300, container.clientWidth);
     if (charts[key] && charts[key].width === width) return charts[key].plot;
     if (charts[key]) charts[key].plot.destroy();
@@ -185,7 +194,8 @@
       height: 220,
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(1, max * 1.1)]; } } },
-      axes: [Object.assign(axisStyle(), {}), Object.assign(axisStyle(), { size: 60, values: yValues })],
+      legend: { show: !!legend },
+      axes: [Object.assign(axisStyle(), { space: 70, values: timeLabels }), Object.assign(axisStyle(), { size: 60, values: yValues })],
       series: [{}].concat(series),
     };
     var plot = new uPlot(opts, [[]].concat(series.map(function () { return []; })), container);
@@ -216,7 +226,7 @@
     var plot = chart('latency', $('chart-latency'), [
       { label: 'p50', stroke: '#58a6ff', width: 2, value: function (u, v) { return v === null ? '–' : ms(v); } },
       { label: 'p95', stroke: '#d29922', width: 2, value: function (u, v) { return v === null ? '–' : ms(v); } },
-    ], function (u, vals) { return vals.map(function (v) { return ms(v); }); });
+    ], function (u, vals) { return vals.map(function (v) { return ms(v); }); }, true);
     plot.setData([
       pts.map(function (p) { return Date.parse(p.at) / 1000; }),
       pts.map(function (p) { return p.p50_ms; }),

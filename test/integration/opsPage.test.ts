@@ -75,7 +75,7 @@ describe('the operations page in a browser', () => {
     for (let i = 0; i < 240; i++) {
       const ext = `NS-${String(i).padStart(5, '0')}-${s.id}`;
       // Faster in the middle of the night, with a slow patch in the latency.
-      const at = new Date(now - 3 * 3600_000 + i * 42_000 + (i % 7) * 3000);
+      const at = new Date(now - 241 * 42_000 + i * 42_000 + (i % 7) * 3000);
       if (i % 23 === 5) {
         await errored(ext, codes[i % codes.length]!, HISTORY, at);
         continue;
