@@ -11,7 +11,8 @@ import type { Knex } from 'knex';
  *   over OPS_SLOTS rows (slot = row id mod 16) so concurrent transitions of different imports
  *   rarely wait for the same counter row; readers sum the slots.
  * - ops_processed_minutes: imports that became PROCESSED per supplier and minute, with a
- *   histogram of their run-start → PROCESSED latency (buckets: ops_latency_bounds_ms()).
+ *   histogram of their run-start → PROCESSED latency (buckets: ops_latency_bounds_ms()), over
+ *   4 slots (ops_minute_slot).
  * - import_processes.run_started_at: when the current run was created (the trigger sets it on
  *   insert and on every new run), so a re-run's latency does not include the earlier runs.
  *
@@ -56,6 +57,12 @@ export async function up(knex: Knex): Promise<void> {
 
     CREATE FUNCTION ops_slot(id bigint) RETURNS smallint LANGUAGE sql IMMUTABLE AS $$
       SELECT (id % 16)::smallint
+    $$;
+
+    -- The minute buckets get fewer slots: only PROCESSED transitions write them, and the latency
+    -- series reads every row of its time range.
+    CREATE FUNCTION ops_minute_slot(id bigint) RETURNS smallint LANGUAGE sql IMMUTABLE AS $$
+      SELECT (id % 4)::smallint
     $$;
 
     CREATE FUNCTION ops_count_add(p_kind text, p_supplier text, p_status text, p_code text, p_slot smallint, p_delta bigint)
@@ -133,7 +140,7 @@ export async function up(knex: Knex): Promise<void> {
                                NEW.import_supplier, NEW.status, ops_error_code(NEW.status, NEW.latest_error));
       END IF;
       IF NEW.status = 'PROCESSED' AND (TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM 'PROCESSED') THEN
-        PERFORM ops_add_processed(NEW.import_supplier, NEW.modified_at, ops_slot(NEW.id),
+        PERFORM ops_add_processed(NEW.import_supplier, NEW.modified_at, ops_minute_slot(NEW.id),
           extract(epoch FROM NEW.modified_at - coalesce(NEW.run_started_at, NEW.created_at)) * 1000);
       END IF;
       RETURN NULL;
@@ -208,11 +215,11 @@ export async function up(knex: Knex): Promise<void> {
                array_agg(n ORDER BY b)::int[]
         FROM (
           SELECT s.import_supplier, s.minute, s.slot, b, coalesce(c.n, 0) AS n
-          FROM (SELECT DISTINCT import_supplier, date_trunc('minute', modified_at) AS minute, ops_slot(id) AS slot
+          FROM (SELECT DISTINCT import_supplier, date_trunc('minute', modified_at) AS minute, ops_minute_slot(id) AS slot
                 FROM import_processes WHERE status = 'PROCESSED') s
           CROSS JOIN generate_series(1, array_length(ops_latency_bounds_ms(), 1)) b
           LEFT JOIN (
-            SELECT import_supplier, date_trunc('minute', modified_at) AS minute, ops_slot(id) AS slot,
+            SELECT import_supplier, date_trunc('minute', modified_at) AS minute, ops_minute_slot(id) AS slot,
                    ops_latency_bucket(extract(epoch FROM modified_at - coalesce(run_started_at, created_at)) * 1000) AS b,
                    count(*) AS n
             FROM import_processes WHERE status = 'PROCESSED' GROUP BY 1, 2, 3, 4
@@ -236,7 +243,7 @@ export async function down(knex: Knex): Promise<void> {
       ops_import_truncate(), ops_import_rollup(), ops_import_run_start(),
       ops_add_processed(text, timestamptz, smallint, double precision), ops_latency_bucket(double precision),
       ops_error_code(text, jsonb), ops_count_move(text, smallint, text, text, text, text, text, text),
-      ops_count_add(text, text, text, text, smallint, bigint), ops_slot(bigint), ops_latency_bounds_ms();
+      ops_count_add(text, text, text, text, smallint, bigint), ops_minute_slot(bigint), ops_slot(bigint), ops_latency_bounds_ms();
     DROP INDEX IF EXISTS import_processes_error_code_idx;
     DROP TABLE IF EXISTS ops_processed_minutes;
     DROP TABLE IF EXISTS ops_counts;
