@@ -8,6 +8,7 @@ import type { Config } from '../lib/config';
 import { isLoopback } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { errorHandler } from '../api/middleware/errors';
+import { securityHeaders } from '../api/middleware/observe';
 import { HttpError, notFound } from '../api/errors';
 import { findProcess } from '../db/stores/importProcesses';
 import { opsTokenAuth } from './auth';
@@ -87,14 +88,11 @@ export function createOpsApp(deps: OpsDeps): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true;
   app.use(errorHandler(deps.log));
-  app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('Cache-Control', 'no-store');
-    // The page loads only its own files; uPlot sets element styles from script.
+  app.use(securityHeaders());
+  app.use((ctx, next) => {
+    // Unlike the JSON API, a page: it loads its own files (and uPlot sets element styles from script).
     ctx.set('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
-    await next();
+    return next();
   });
   app.use(opsTokenAuth(deps.token));
 
