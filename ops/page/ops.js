@@ -92,7 +92,7 @@
     });
     $('rate').textContent = s.rate.processed_per_minute.toFixed(1);
     $('rate-window').textContent = '· last ' + s.rate.window_minutes + ' min';
-    $('eta').textContent = s.rate.remaining === 0 ? 'nothing left' : s.rate.eta_seconds === null ? 'stalled' : duration(s.rate.eta_seconds);
+    $('eta').textContent = s.rate.remaining === 0 ? 'none' : s.rate.eta_seconds === null ? 'stalled' : duration(s.rate.eta_seconds);
     $('eta').className = 'big' + (s.rate.remaining > 0 && s.rate.eta_seconds === null ? ' stalled' : '');
     $('eta-detail').textContent = n(s.rate.remaining) + ' PENDING or IN_PROGRESS' + (s.rate.eta_at && s.rate.remaining ? ' · done ≈ ' + clock(s.rate.eta_at) : '');
     var errored = by.ERRORED + by.DRY_RUN_ERRORED;
@@ -204,12 +204,13 @@
   }
 
   function renderRateChart(s) {
-    var end = Math.floor(Date.parse(s.generated_at) / 60000) * 60;
-    var start = end - s.hours * 3600;
+    var w = windowOf(s);
+    var start = w.min, end = w.max;
     var byMinute = {};
     s.processed_per_minute.forEach(function (p) { byMinute[Date.parse(p.minute) / 1000] = p.processed; });
     var xs = [], ys = [];
-    for (var t = start; t <= end; t += 60) { xs.push(t); ys.push(byMinute[t] || 0); }
+    // Minutes with none stay empty (null), not a stub of a bar.
+    for (var t = start; t <= end; t += 60) { xs.push(t); ys.push(byMinute[t] || null); }
     var plot = chart('rate', $('chart-rate'), [{
       label: 'PROCESSED / min',
       stroke: '#3fb950',
@@ -218,6 +219,12 @@
       points: { show: false },
     }]);
     plot.setData([xs, ys]);
+  }
+
+  /** Both charts span the chosen window, so their time axes line up. */
+  function windowOf(s) {
+    var end = Math.floor(Date.parse(s.generated_at) / 60000) * 60;
+    return { min: end - s.hours * 3600, max: end };
   }
 
   function renderLatencyChart(s) {
@@ -232,6 +239,7 @@
       pts.map(function (p) { return p.p50_ms; }),
       pts.map(function (p) { return p.p95_ms; }),
     ]);
+    plot.setScale('x', windowOf(s));
   }
 
   /* ---------- the status record (page-local view) ---------- */

@@ -74,8 +74,9 @@ describe('the operations page in a browser', () => {
     const codes = ['import_process_failed_validation', 'import_process_failed_validation', 'account_creation_failed', 'import_process_infrastructure_unavailable'];
     for (let i = 0; i < 240; i++) {
       const ext = `NS-${String(i).padStart(5, '0')}-${s.id}`;
-      // Faster in the middle of the night, with a slow patch in the latency.
-      const at = new Date(now - 241 * 42_000 + i * 42_000 + (i % 7) * 3000);
+      // One every ~42 s up to now, with a slow patch in the latency; the last 15 were just
+      // created and still wait.
+      const at = i < 225 ? new Date(now - (226 - i) * 42_000 + (i % 7) * 3000) : new Date(now - (240 - i) * 2000);
       if (i % 23 === 5) {
         await errored(ext, codes[i % codes.length]!, HISTORY, at);
         continue;
