@@ -162,10 +162,18 @@ export async function startOpsServer(config: Config, deps: Omit<OpsDeps, 'tempor
   });
   const server = http.createServer(app.callback());
   server.headersTimeout = 20_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(bind.port, bind.host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(bind.port, bind.host, resolve);
+    });
+  } catch (err) {
+    // Several API replicas on one machine share OPS_BIND: the first one serves the page (it is
+    // read-only and reads only the database), the others go on without it.
+    if ((err as { code?: string }).code !== 'EADDRINUSE') throw err;
+    deps.log.warn({ bind: `${bind.host}:${bind.port}` }, 'operations page not started here: OPS_BIND is already in use (another API replica serves it)');
+    return null;
+  }
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : bind.port;
   const host = bind.host.includes(':') ? `[${bind.host}]` : bind.host;

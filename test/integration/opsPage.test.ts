@@ -14,7 +14,8 @@ import { findProcess, transition, upsertRun } from '../../db/stores/importProces
 import { createSupplier } from '../../db/stores/suppliers';
 import { insertRegistrations } from '../../registration/store';
 import { importWorkflowId } from '../../lib/ids';
-import { createOpsApp } from '../../ops/server';
+import { createOpsApp, startOpsServer } from '../../ops/server';
+import { loadConfig } from '../../lib/config';
 import { AffectedImportsSchema, ImportRecordSchema, SummarySchema } from '../../ops/schema';
 import { buildOpsOpenApiDocument } from '../../ops/openapi';
 
@@ -334,6 +335,20 @@ describe('the JSON behind the operations page', () => {
     expect((await ops(token).get('/api/summary').set('Authorization', `Bearer ${token}`)).status).toBe(200);
     expect((await ops(token).get('/').auth('lead', token)).status).toBe(200);
     expect((await ops(token).get('/assets/ops.js').auth('lead', 'wrong')).status).toBe(401);
+  });
+
+  it('starts on OPS_BIND, and a second API replica on the same machine goes on without it', async () => {
+    const config = loadConfig({ DATABASE_URL: s.t.url, OPS_BIND: '127.0.0.1:0' });
+    const first = (await startOpsServer(config, { db: s.t.db, log: silentLog }))!;
+    try {
+      expect((await fetch(`${first.url}api/summary`)).status).toBe(200);
+      const port = new URL(first.url).port;
+      const second = await startOpsServer(loadConfig({ DATABASE_URL: s.t.url, OPS_BIND: `127.0.0.1:${port}` }), { db: s.t.db, log: silentLog });
+      expect(second).toBeNull();
+      expect(await startOpsServer(loadConfig({ OPS_BIND: 'off' }), { db: s.t.db, log: silentLog })).toBeNull();
+    } finally {
+      await first.close();
+    }
   });
 
   it('prints the same numbers in the CLI: imports summary', async () => {
