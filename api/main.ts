@@ -12,6 +12,7 @@ import { countByStatus } from '../db/stores/importProcesses';
 import { outboxBacklog } from '../events/outbox';
 import { createApp } from './app';
 import { buildExtras } from './extras';
+import { startOpsServer } from '../ops/server';
 
 async function main(): Promise<void> {
   let config;
@@ -57,11 +58,14 @@ async function main(): Promise<void> {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.http.port;
   log.info({ url: `http://${config.http.host}:${port}` }, 'API listening');
+  // The operations page: a second listener of this process (OPS_BIND), read-only.
+  const ops = await startOpsServer(config, { db, log });
 
   onShutdown(log, async () => {
     // Stop accepting, let in-flight requests finish, then close the clients.
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    await ops?.close();
     await referenceData.stop();
     await nc.drain().catch(() => undefined);
     await connection.close().catch(() => undefined);

@@ -85,6 +85,17 @@ function subjectToken(env: Env, name: string, fallback: string): string {
   return v;
 }
 
+/** `host:port` (IPv6 as `[::1]:8001`), or `off`: the operations page's listener. */
+function bindAddress(env: Env, name: string, fallback: string): { host: string; port: number } | null {
+  const v = str(env, name, fallback).trim();
+  if (v === 'off') return null;
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(v);
+  if (!m || Number(m[2]) > 65535) throw new ConfigError(name, `expected host:port (or off), got ${JSON.stringify(v)}`);
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]) };
+}
+
+export const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i.test(host);
+
 export function loadConfig(env: Env = process.env) {
   const appEnv = oneOf(env, 'APP_ENV', ['development', 'test', 'production'] as const, 'development');
   const signingKey = optStr(env, 'AUTH_SIGNING_KEY');
@@ -141,7 +152,18 @@ export function loadConfig(env: Env = process.env) {
       /** How long an API key's revocation state and its organisation's grant may be reused per replica. */
       grantCacheMs: int(env, 'AUTH_GRANT_CACHE_MS', 1000, 0, 60_000),
     },
+    /** The operations page (ops/): its own listener, served by the API process. */
+    ops: {
+      bind: bindAddress(env, 'OPS_BIND', '127.0.0.1:8001'),
+      /** Required beyond loopback; when set, every request needs it (HTTP Basic password or Bearer). */
+      token: optStr(env, 'OPS_TOKEN'),
+    },
   };
+  const ops = config.ops;
+  if (ops.bind && !isLoopback(ops.bind.host) && !ops.token) {
+    throw new ConfigError('OPS_TOKEN', `must be set when OPS_BIND (${ops.bind.host}) is beyond loopback: the operations page is then reachable from other machines`);
+  }
+  if (ops.token !== undefined && ops.token.length < 16) throw new ConfigError('OPS_TOKEN', 'must be at least 16 characters');
   if (config.nats.maxAgeMs > 0 && config.nats.duplicateWindowMs > config.nats.maxAgeMs) {
     throw new ConfigError('EVENTS_DUPLICATE_WINDOW_MS', 'must not be longer than EVENTS_MAX_AGE_MS (JetStream refuses such a stream)');
   }

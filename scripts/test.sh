@@ -3,6 +3,7 @@
 # NATS JetStream and a dedicated Temporal dev server, starting whatever is missing and stopping
 # what it started. Extra arguments go to jest (e.g. scripts/test.sh test/unit/account).
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/chromium.sh"
 
 FORCE_LOCAL="${DATA_IMPORT_LOCAL_SERVICES:-0}"
 if [[ "${1:-}" == "--local-services" ]]; then FORCE_LOCAL=1; shift; fi
@@ -13,6 +14,7 @@ DATA="$ROOT/data/test"
 mkdir -p "$DATA"
 
 ensure_node_modules
+ensure_chromium
 
 ensure_postgres "$FORCE_LOCAL" "$DATA"
 if [[ -n "$DATABASE_BASE_URL" ]]; then

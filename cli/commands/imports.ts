@@ -11,6 +11,7 @@ import { listImportProcesses } from '../../platform/listing/query';
 import { CliError } from '../main';
 import { print, withDb, withTemporal } from '../context';
 import { integerIn, json, table, withExamples } from '../format';
+import { registerSummary } from './importsSummary';
 
 /**
  * `data-import imports`: the import processes as PostgreSQL records them (the projection the
@@ -150,4 +151,6 @@ export function register(program: Command): void {
   ).action(async (supplier: string, external: string, opts: CancelOptions) => {
     await cancelImport(supplier, external, opts);
   });
+
+  registerSummary(group);
 }
