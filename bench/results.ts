@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { machine } from './lib/stack';
+import { scaleSections } from './scaleReport';
 
 const dir = path.join(__dirname, 'results');
 const read = (name: string): Record<string, any> | null => {
@@ -85,6 +86,8 @@ function main() {
     ]));
     out.push(`\nTargets: ≥ 25 accounts/s, ≤ 3× the baseline, API and worker each < 300 MB RSS.\n`);
   } else out.push('_not run yet_\n');
+
+  out.push(...scaleSections(read('scale'), read('outbox-bloat'), table));
 
   const notes = path.join(__dirname, 'NOTES.md');
   if (fs.existsSync(notes)) out.push('\n' + fs.readFileSync(notes, 'utf8'));

@@ -5,6 +5,7 @@ import { runCli } from '../unit/cli/runCli';
 import { enqueueEvents } from '../../events/outbox';
 import { findProcess, transition } from '../../db/stores/importProcesses';
 import { createMetrics } from '../../lib/metrics';
+import { importWorkflowId } from '../../lib/ids';
 import { RetentionSettings, runRetention } from '../../maintenance/retention';
 import { ensureMaintenanceSchedule, maintenanceScheduleId } from '../../worker/maintenanceSchedule';
 
@@ -30,7 +31,7 @@ describe('retention', () => {
   const settled = async (ext: string) => {
     await waitFor(ext, ['PROCESSED']);
     await eventually(async () =>
-      (await s.t.db('outbox').where({ event_type: 'data_import.import_process.post_import.completed' }).whereRaw(`envelope->'data'->>'external_identifier' = ?`, [ext]).first()) ?? undefined,
+      (await s.t.db('outbox').where({ event_type: 'data_import.import_process.post_import.completed' }).where({ ordering_key: importWorkflowId('DEMO_ENERGY', ext) }).first()) ?? undefined,
     );
     await eventually(async () => ((await pendingCount()) === 0 ? true : undefined));
   };
