@@ -149,6 +149,11 @@ async function main() {
   const subjectPrefix = `bench${process.pid}`;
   const stack = await startBenchStack({ env: { WORKER_METRICS_PORT: String(metricsPort), MAINTENANCE_INTERVAL_MINUTES: '0' } });
   const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  // The stack waits for the API; the worker's metrics listener comes up once it has connected.
+  for (let i = 0; !(await fetch(metricsUrl).then((r) => r.ok, () => false)); i++) {
+    if (i > 600) throw new Error(`the worker's metrics at ${metricsUrl} never answered`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const db = createDb(stack.databaseUrl, LOAD_CONCURRENCY + 2);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'di-scale-'));
   const rows: Record<string, unknown>[] = [];
