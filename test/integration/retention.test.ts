@@ -35,6 +35,22 @@ describe('retention', () => {
     );
     await eventually(async () => ((await pendingCount()) === 0 ? true : undefined));
   };
+  /** One `complete` event of a made-up import, written while the test holds the relay stopped. */
+  const writeUnpublished = async (name: string): Promise<string> => {
+    const [id] = await s.t.db.transaction((trx) =>
+      enqueueEvents(trx, s.subjectPrefix, [
+        {
+          type: 'data_import.import_process.complete',
+          version: 'v1',
+          data: { resource_type: 'account', external_identifier: X(name), identifier: `A-${name}` },
+          key: `${X(name)}:complete`,
+          orderingKey: X(name),
+          occurredAt: new Date(),
+        },
+      ]),
+    );
+    return id!;
+  };
   /** Everything written so far becomes older than any retention below. */
   const ageEverything = async () => {
     await s.t.db.raw("UPDATE outbox SET created_at = created_at - interval '30 days'");
@@ -63,18 +79,7 @@ describe('retention', () => {
 
     // An event the relay has not published yet (its relay is stopped), as old as the rest.
     await s.relay!.stop();
-    const [unpublishedId] = await s.t.db.transaction((trx) =>
-      enqueueEvents(trx, s.subjectPrefix, [
-        {
-          type: 'data_import.import_process.complete',
-          version: 'v1',
-          data: { resource_type: 'account', external_identifier: X('RET-LATE'), identifier: 'A-LATE' },
-          key: `${X('RET-LATE')}:complete`,
-          orderingKey: X('RET-LATE'),
-          occurredAt: new Date(),
-        },
-      ]),
-    );
+    const unpublishedId = await writeUnpublished('RET-LATE');
     await ageEverything();
     const statusBefore = (await status(done)).body;
     const outboxBefore = Number((await s.t.db('outbox').count({ n: '*' }))[0]!.n);
@@ -123,18 +128,7 @@ describe('retention', () => {
   it('never deletes an unpublished event: the foreign key of the pending queue refuses it', async () => {
     await s.relay!.stop();
     try {
-      await s.t.db.transaction((trx) =>
-        enqueueEvents(trx, s.subjectPrefix, [
-          {
-            type: 'data_import.import_process.complete',
-            version: 'v1',
-            data: { resource_type: 'account', external_identifier: X('RET-FK'), identifier: 'A-FK' },
-            key: `${X('RET-FK')}:complete`,
-            orderingKey: X('RET-FK'),
-            occurredAt: new Date(),
-          },
-        ]),
-      );
+      await writeUnpublished('RET-FK');
       const seq = (await s.t.db('outbox_pending').max({ seq: 'seq' }))[0]!.seq;
       await expect(s.t.db('outbox').where({ seq }).delete()).rejects.toMatchObject({ code: '23503' });
     } finally {
