@@ -17,7 +17,7 @@ export interface RelayOptions {
   batchSize: number;
   pollIntervalMs: number;
   publishTimeoutMs?: number;
-  /** Test hook: runs after JetStream acknowledged a batch and before it is marked published. */
+  /** Test hook: runs after JetStream acknowledged a batch and before it is taken off the pending queue. */
   afterPublish?: (eventIds: string[]) => Promise<void>;
 }
 
