@@ -31,7 +31,7 @@ import { enqueueEvents } from '../events/outbox';
 import { accountCreatedEvents, postImportCompletedEvent } from '../activities/importEvents';
 import { importWorkflowId } from '../lib/ids';
 import { runRetention } from '../maintenance/retention';
-import { freePort, obtainToken, percentile, startBenchStack, writeResult } from './lib/stack';
+import { cpuSeconds, freePort, obtainToken, percentile, startBenchStack, writeResult } from './lib/stack';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -101,6 +101,22 @@ async function bulkLoad(db: Knex, subjectPrefix: string, from: number, to: numbe
     }),
   );
   return (performance.now() - t0) / 1000;
+}
+
+/**
+ * CPU seconds of the PostgreSQL backends serving this benchmark's database (the server is shared
+ * with other work, so its total says nothing about us). Pooled connections live through a run;
+ * a backend that exits mid-run takes its CPU with it, so this is a slight underestimate.
+ */
+async function databaseCpu(db: Knex): Promise<Map<number, number>> {
+  const pids: number[] = (await db.raw('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r: { pid: number }) => r.pid);
+  return new Map(pids.map((pid) => [pid, cpuSeconds(pid)]));
+}
+
+function databaseCpuDelta(a: Map<number, number>, b: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, cpu] of b) total += cpu - (a.get(pid) ?? 0);
+  return total;
 }
 
 async function tableBytes(db: Knex): Promise<Record<string, number>> {
@@ -176,19 +192,23 @@ async function main() {
       await writeBook({ out: input, count: E2E_COUNT, seed: `scale-e2e-${size}`, prefix: `E${size}-`, profile: 'typical' });
       const lag0 = await relayLag(metricsUrl);
       const cpu0 = stack.cpu();
+      const pg0 = await databaseCpu(db);
       const summary = await runMigration({ input, apiUrl: stack.apiUrl, apiKey: stack.apiKey, concurrency: 16, pollIntervalMs: 250, progress: 'none' });
       const cpu1 = stack.cpu();
+      const pg1 = await databaseCpu(db);
       // The last events of the run (post-import) are relayed shortly after the last PROCESSED.
       for (let i = 0; i < 100 && Number((await db('outbox_pending').count({ n: '*' }))[0]!.n) > 0; i++) await new Promise((r) => setTimeout(r, 100));
       const lag = lagFigures(lag0, await relayLag(metricsUrl));
       imported += summary.counts.PROCESSED ?? 0;
-      const cpuMsPerAccount = Math.round(
-        (Object.keys(cpu1)
-          .filter((k) => k !== 'client')
-          .reduce((s, k) => s + cpu1[k]! - cpu0[k]!, 0) *
-          1000) /
-          E2E_COUNT,
-      );
+      // API, worker, Temporal and this database's backends; not the client (the migrate command's
+      // polling) nor the rest of a shared PostgreSQL server.
+      const cpuByPart: Record<string, number> = {
+        api: Math.round(((cpu1.api! - cpu0.api!) * 1000) / E2E_COUNT),
+        worker: Math.round(((cpu1.worker! - cpu0.worker!) * 1000) / E2E_COUNT),
+        temporal: Math.round(((cpu1.temporal! - cpu0.temporal!) * 1000) / E2E_COUNT),
+        postgres: Math.round((databaseCpuDelta(pg0, pg1) * 1000) / E2E_COUNT),
+      };
+      const cpuMsPerAccount = Object.values(cpuByPart).reduce((a, b) => a + b, 0);
 
       // Validate: new accounts, every reference and meter point looked up among the stored ones.
       const probes = [...generateBook({ seed: `scale-validate-${size}`, count: PROBES, prefix: `V${size}-`, profile: 'typical' })];
@@ -217,6 +237,7 @@ async function main() {
         importPerSecond: summary.accountsPerSecond,
         processed: summary.counts.PROCESSED ?? 0,
         cpuMsPerAccount,
+        cpuMsPerAccountByPart: cpuByPart,
         validateP50Ms: +percentile(validateMs, 50).toFixed(1),
         validateP95Ms: +percentile(validateMs, 95).toFixed(1),
         statusP50Ms: +percentile(statusMs, 50).toFixed(1),
