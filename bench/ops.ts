@@ -98,12 +98,13 @@ async function main(): Promise<void> {
       );
       // An outbox of 200,000 events, the last 2,000 not yet published (a relay a little behind).
       await trx.raw(
-        `INSERT INTO outbox (event_id, event_type, event_version, subject, ordering_key, envelope, created_at, published_at)
+        `INSERT INTO outbox (event_id, event_type, event_version, subject, ordering_key, envelope, created_at)
          SELECT gen_random_uuid(), 'data_import.import_process.complete', 'v1', 'events.x', 'k' || g, '{}'::jsonb,
-                now() - make_interval(secs => (200000 - g) / 10.0),
-                CASE WHEN g <= 198000 THEN now() - make_interval(secs => (200000 - g) / 10.0) END
+                now() - make_interval(secs => (200000 - g) / 10.0)
            FROM generate_series(1, 200000) g`,
       );
+      // Unpublished = a row in outbox_pending (migration 0010).
+      await trx.raw(`INSERT INTO outbox_pending (seq) SELECT seq FROM outbox ORDER BY seq DESC LIMIT 2000`);
     });
     const loadedS = (Date.now() - t0) / 1000;
     const t1 = Date.now();

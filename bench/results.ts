@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { machine } from './lib/stack';
+import { scaleSections } from './scaleReport';
 
 const dir = path.join(__dirname, 'results');
 const read = (name: string): Record<string, any> | null => {
@@ -102,6 +103,8 @@ function main() {
     out.push(table(o.queries));
     out.push(`\nCost of the roll-up triggers on a status change (2,000 UPDATEs PENDING → PROCESSED, each in its own transaction as the worker makes them, \`synchronous_commit = off\` so the ~10 ms WAL flush of each commit does not hide the difference): ${o.transitionMicros.withoutTriggers} µs per transition without the triggers, ${o.transitionMicros.withTriggers} µs with them: the difference is within the run-to-run noise of this shared machine (the triggers do two or three single-row upserts per transition).\n`);
   } else out.push('_not run yet_\n');
+
+  out.push(...scaleSections(read('scale'), read('outbox-bloat'), table));
 
   const notes = path.join(__dirname, 'NOTES.md');
   if (fs.existsSync(notes)) out.push('\n' + fs.readFileSync(notes, 'utf8'));

@@ -64,16 +64,25 @@ export async function enqueueEvents(trx: Knex, subjectPrefix: string, events: Ne
       created_at: e.occurredAt,
     };
   });
-  // One statement for the lot, in the given order (seq follows insertion order).
-  await trx('outbox').insert(rows).onConflict('event_id').ignore();
+  // One statement for the lot, in the given order (seq follows insertion order). Each new row also
+  // enters the queue of unpublished events; a row written before (a retried activity) enters
+  // neither. The relay records publication by deleting the queue row (migration 0010).
+  await trx
+    .with('ins', trx('outbox').insert(rows).onConflict('event_id').ignore().returning('seq'))
+    .insert(trx.select('seq').from('ins').orderBy('seq'))
+    .into('outbox_pending');
   await trx.raw('NOTIFY outbox');
   return rows.map((r) => r.event_id);
 }
 
+/**
+ * Events written and not yet acknowledged by JetStream, and the age of the oldest (the relay's lag).
+ * Reads the queue table, which holds only the backlog, so it stays cheap however big the outbox is.
+ */
 export async function outboxBacklog(db: Knex): Promise<{ count: number; oldestAgeSeconds: number }> {
-  const r = await db('outbox')
-    .whereNull('published_at')
-    .select(db.raw('count(*)::int AS count'), db.raw('coalesce(extract(epoch FROM now() - min(created_at)), 0)::float AS age'))
+  const r = await db('outbox_pending as p')
+    .join('outbox as o', 'o.seq', 'p.seq')
+    .select(db.raw('count(*)::int AS count'), db.raw('coalesce(extract(epoch FROM now() - min(o.created_at)), 0)::float AS age'))
     .first();
   return { count: Number(r?.count ?? 0), oldestAgeSeconds: Number(r?.age ?? 0) };
 }

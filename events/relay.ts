@@ -17,7 +17,7 @@ export interface RelayOptions {
   batchSize: number;
   pollIntervalMs: number;
   publishTimeoutMs?: number;
-  /** Test hook: runs after JetStream acknowledged a batch and before it is marked published. */
+  /** Test hook: runs after JetStream acknowledged a batch and before it is taken off the pending queue. */
   afterPublish?: (eventIds: string[]) => Promise<void>;
 }
 
@@ -29,6 +29,7 @@ interface OutboxRow {
   subject: string;
   ordering_key: string;
   envelope: unknown;
+  created_at: Date;
 }
 
 // Session advisory lock: one relay publishes at a time, so the order of the outbox is the order
@@ -37,7 +38,7 @@ const LEADER_LOCK_KEY = 0x0da7a1;
 const MAX_BACKOFF_MS = 30_000;
 
 /**
- * Publishes outbox rows to JetStream, oldest first, and marks them published once acknowledged.
+ * Publishes outbox rows to JetStream, oldest first, and takes them off the pending queue once acknowledged.
  * Events of one ordering key (one import) go one at a time, each waiting for its ack, so their
  * order is kept even when a publish fails half-way; different keys are published concurrently.
  * A crash between ack and mark republishes the same Nats-Msg-Id, which JetStream drops within
@@ -168,10 +169,10 @@ export class OutboxRelay {
 
   private async publishBatch(): Promise<{ published: number; fetched: number; failed: number }> {
     const rows: OutboxRow[] = await this.o
-      .db('outbox')
-      .select('seq', 'event_id', 'event_type', 'event_version', 'subject', 'ordering_key', 'envelope')
-      .whereNull('published_at')
-      .orderBy('seq')
+      .db('outbox_pending as p')
+      .join('outbox as o', 'o.seq', 'p.seq')
+      .select('o.seq', 'o.event_id', 'o.event_type', 'o.event_version', 'o.subject', 'o.ordering_key', 'o.envelope', 'o.created_at')
+      .orderBy('p.seq')
       .limit(this.o.batchSize);
     if (rows.length === 0) return { published: 0, fetched: 0, failed: 0 };
 
@@ -199,17 +200,21 @@ export class OutboxRelay {
     );
     if (acked.length > 0) {
       await this.o.afterPublish?.(acked.map((r) => r.event_id));
+      // Publication is the queue row's deletion; the event row itself is never updated (no dead
+      // tuple per event in the big table; migration 0010).
       await this.o
-        .db('outbox')
+        .db('outbox_pending')
         .whereIn('seq', acked.map((r) => r.seq))
-        .update({ published_at: this.o.db.fn.now(), attempts: this.o.db.raw('attempts + 1'), last_error: null });
+        .delete();
       this.o.metrics?.eventsPublished.inc(acked.length);
+      const now = Date.now();
+      for (const r of acked) this.o.metrics?.relayLag.observe(Math.max(0, now - new Date(r.created_at).getTime()) / 1000);
     }
     if (failures.length > 0) {
       this.o.metrics?.publishFailures.inc();
       this.o.log.warn({ failed: failures.length, first: failures[0]!.error }, 'events not published yet; they stay in the outbox');
       await this.o
-        .db('outbox')
+        .db('outbox_pending')
         .whereIn('seq', failures.map((f) => f.row.seq))
         .update({ attempts: this.o.db.raw('attempts + 1'), last_error: failures[0]!.error.slice(0, 1000) })
         .catch(() => undefined);

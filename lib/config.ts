@@ -129,6 +129,16 @@ export function loadConfig(env: Env = process.env) {
       batchSize: int(env, 'OUTBOX_BATCH_SIZE', 200, 1, 10_000),
       pollIntervalMs: int(env, 'OUTBOX_POLL_INTERVAL_MS', 250, 10),
     },
+    /** Retention and the maintenance schedule (maintenance/retention.ts, README "Retention"). */
+    retention: {
+      outboxRetentionSeconds: int(env, 'RETENTION_OUTBOX_HOURS', 72, 0, 24 * 3650) * 3600,
+      payloadRetentionSeconds: int(env, 'RETENTION_PAYLOAD_DAYS', 7, 0, 3650) * 86_400,
+      batchSize: int(env, 'RETENTION_BATCH_SIZE', 1000, 1, 100_000),
+      maxRowsPerRun: int(env, 'RETENTION_MAX_ROWS_PER_RUN', 500_000, 1),
+      pauseMs: int(env, 'RETENTION_PAUSE_MS', 20, 0, 60_000),
+      /** Minutes between two scheduled maintenance runs; 0: no schedule (the worker deletes it at start). */
+      scheduleMinutes: int(env, 'MAINTENANCE_INTERVAL_MINUTES', 60, 0, 7 * 24 * 60),
+    },
     temporal: {
       address: str(env, 'TEMPORAL_ADDRESS', '127.0.0.1:7233'),
       namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),

@@ -38,10 +38,43 @@ export function createMetrics(component: string) {
     help: 'Failed attempts to publish an outbox batch',
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, importTransitions, eventsPublished, publishFailures };
+  const relayLag = new client.Histogram({
+    name: 'data_import_relay_lag_seconds',
+    help: 'From an event being written to the outbox to JetStream acknowledging it',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [registry],
+  });
+  return { registry, httpRequests, httpDuration, importTransitions, eventsPublished, publishFailures, relayLag, ...retentionMetrics(registry) };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** What retention (maintenance/retention.ts) pruned, and what it still holds, by kind. */
+function retentionMetrics(registry: client.Registry) {
+  const retentionPruned = new client.Counter({
+    name: 'data_import_retention_pruned_total',
+    help: 'Rows pruned by retention: kind=outbox (published events deleted), kind=payload (stored payloads of PROCESSED imports dropped)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  const retentionPending = new client.Gauge({
+    name: 'data_import_retention_pending',
+    help: 'Rows past their retention and not pruned yet, as of the last maintenance run, by kind',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  const retentionHeldUnpublished = new client.Gauge({
+    name: 'data_import_retention_held_unpublished',
+    help: 'Outbox events past their retention kept because JetStream has not acknowledged them, as of the last maintenance run',
+    registers: [registry],
+  });
+  const retentionLastRun = new client.Gauge({
+    name: 'data_import_retention_last_run_timestamp_seconds',
+    help: 'When the last maintenance run of this process finished (Unix time)',
+    registers: [registry],
+  });
+  return { retentionPruned, retentionPending, retentionHeldUnpublished, retentionLastRun };
+}
 
 /**
  * Gauges read from PostgreSQL when scraped: imports by status and the outbox backlog. Collected

@@ -14,6 +14,7 @@ import { ReferenceDataCache } from '../account/referenceDataCache';
 import { databaseValidator } from '../lib/validation';
 import { createWorker } from './createWorker';
 import { UnstartedRunSweeper } from './sweeper';
+import { ensureMaintenanceSchedule } from './maintenanceSchedule';
 import { freePort, listenWithFallback } from './metricsPorts';
 
 /**
@@ -106,6 +107,11 @@ async function main(): Promise<void> {
   const { client, connection: clientConnection } = await connectTemporal(config.temporal);
   const sweeper = new UnstartedRunSweeper({ db, temporal: client, taskQueue: config.temporal.taskQueue, log });
   sweeper.start();
+  const { scheduleMinutes, ...retention } = config.retention;
+  await ensureMaintenanceSchedule(client, { taskQueue: config.temporal.taskQueue, intervalMinutes: scheduleMinutes, settings: retention, log }).catch((err) =>
+    // Retention can wait for the next start (or `data-import maintenance`); imports must not.
+    log.warn({ err: String(err) }, 'could not create or update the maintenance schedule'),
+  );
 
   log.info({ taskQueue: config.temporal.taskQueue, metricsPort, sdkMetricsPort }, 'worker running');
   process.off('SIGTERM', exitDuringStartup);

@@ -33,7 +33,7 @@ export async function waitForQuiet(db: Knex, supplier: string, exts: string[], t
       .whereIn('external_account_number', exts)
       .where((q) => q.whereIn('status', ['PENDING', 'IN_PROGRESS']).orWhere((q2) => q2.where({ status: 'PROCESSED' }).whereNotIn('current_step', ['done', 'post_import_failed'])))
       .count<{ n: string }[]>('* as n');
-    const unpublished = await db('outbox').whereNull('published_at').count<{ n: string }[]>('* as n');
+    const unpublished = await db('outbox_pending').count<{ n: string }[]>('* as n');
     if (Number(open[0]!.n) === 0 && Number(unpublished[0]!.n) === 0) return;
     if (Date.now() > deadline) throw new Error(`not quiet after ${timeoutMs} ms: ${open[0]!.n} imports open, ${unpublished[0]!.n} events unpublished`);
     await new Promise((r) => setTimeout(r, 250));

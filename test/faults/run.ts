@@ -246,11 +246,12 @@ async function main(): Promise<number> {
               await sleep(o.natsOutage * 1000);
               const back = Date.now();
               await nats.start();
-              // Recovered when the relay publishes again.
+              // Recovered when the relay publishes again: the oldest unpublished event is gone.
+              const oldest = async () => (await db('outbox_pending').min<{ seq: string | null }[]>('seq as seq'))[0]!.seq;
+              const waiting = await oldest();
               for (;;) {
-                const r = await db('outbox').where('published_at', '>', new Date(back)).first('seq');
-                if (r) return Date.now() - back;
-                if (!migrating && Number((await db('outbox').whereNull('published_at').count<{ n: string }[]>('* as n'))[0]!.n) === 0) return Date.now() - back;
+                const now = await oldest();
+                if (now === null || now !== waiting) return Date.now() - back;
                 await sleep(100);
               }
             });

@@ -58,7 +58,7 @@ describe('outbox relay redelivery', () => {
     return ids;
   }
 
-  const unpublished = async () => Number((await t.db('outbox').whereNull('published_at').count({ n: '*' }))[0]!.n);
+  const unpublished = async () => Number((await t.db('outbox_pending').count({ n: '*' }))[0]!.n);
 
   async function expectEachIdOnceInOutboxOrder(ids: string[]) {
     const stored = await readStream(nc, stream);

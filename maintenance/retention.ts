@@ -1,0 +1,153 @@
+import type { Knex } from 'knex';
+import type { Metrics } from '../lib/metrics';
+
+/**
+ * Retention (README "Retention and storage per account"): what the service keeps, and for how long.
+ *
+ * - Outbox: an event acknowledged by JetStream is deleted once older than `outboxRetentionSeconds`
+ *   (JetStream holds the events; the outbox row is only an audit trail by then). An event still on
+ *   the pending queue is never deleted, however old: the DELETE re-checks the queue and the foreign
+ *   key outbox_pending → outbox refuses it anyway.
+ * - Claim check: the stored payload of a PROCESSED import is dropped (set to NULL, with
+ *   payload_pruned_at) once the import has not changed for `payloadRetentionSeconds`: the account
+ *   tables hold the data, a PROCESSED import is never re-run, and the status record does not use
+ *   the payload. ERRORED, DRY_RUN_*, CANCELLED, PENDING and IN_PROGRESS imports keep theirs: a run
+ *   reads it, and a failed one is audited against it until the next create replaces it.
+ * - The import process row (the status record) is kept for ever.
+ *
+ * Work is done in small batches, each its own short statement, so nothing the relay or an import
+ * needs is locked for long: the outbox rows pruned are old and published (nobody touches them), and
+ * payload rows locked by an import are skipped (SKIP LOCKED) and taken the next time.
+ */
+export interface RetentionSettings {
+  outboxRetentionSeconds: number;
+  payloadRetentionSeconds: number;
+  /** Rows per statement. */
+  batchSize: number;
+  /** Upper bound of rows pruned per kind by one run; the rest is reported pending. */
+  maxRowsPerRun: number;
+  /** Pause between two batches, leaving room to the relay and the imports. */
+  pauseMs: number;
+}
+
+export interface RetentionReport {
+  dryRun: boolean;
+  outbox: {
+    /** Deleted (or, in a dry run, that would be). */
+    pruned: number;
+    /** Past retention and not pruned by this run (over maxRowsPerRun). */
+    pending: number;
+    /** Past retention but kept: JetStream has not acknowledged them. */
+    heldUnpublished: number;
+  };
+  payload: { pruned: number; pending: number };
+}
+
+const count = (r: { rows: { n: string | number }[] }) => Number(r.rows[0]?.n ?? 0);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Walks the outbox from its oldest row in seq order, deleting published rows past retention, and
+ * stops at the first batch holding nothing past retention (seq follows time) or at the run's bound.
+ */
+async function pruneOutbox(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['outbox']> {
+  const cutoff = db.raw('now() - make_interval(secs => ?)', [s.outboxRetentionSeconds]);
+  let cursor = '0';
+  let pruned = 0;
+  let caughtUp = false;
+  while (pruned < s.maxRowsPerRun) {
+    const limit = Math.min(s.batchSize, s.maxRowsPerRun - pruned);
+    const rows: { seq: string; old: boolean; pending: boolean }[] = (
+      await db.raw(
+        `SELECT o.seq, o.created_at < ? AS old, p.seq IS NOT NULL AS pending
+           FROM outbox o LEFT JOIN outbox_pending p ON p.seq = o.seq
+          WHERE o.seq > ? ORDER BY o.seq LIMIT ?`,
+        [cutoff, cursor, limit],
+      )
+    ).rows;
+    const due = rows.filter((r) => r.old && !r.pending).map((r) => r.seq);
+    if (due.length > 0) {
+      pruned += dryRun
+        ? due.length
+        : count(
+            await db.raw(
+              `WITH d AS (DELETE FROM outbox o WHERE o.seq = ANY(?::bigint[])
+                            AND NOT EXISTS (SELECT 1 FROM outbox_pending p WHERE p.seq = o.seq) RETURNING 1)
+               SELECT count(*) AS n FROM d`,
+              [due],
+            ),
+          );
+    }
+    if (rows.length < limit || !rows.some((r) => r.old)) {
+      caughtUp = true;
+      break;
+    }
+    cursor = rows[rows.length - 1]!.seq;
+    if (s.pauseMs > 0) await sleep(s.pauseMs);
+  }
+  // Behind (the run's bound was reached): count the rest once, so the gauge says how far behind.
+  const pending = caughtUp
+    ? 0
+    : count(
+        await db.raw(
+          `SELECT count(*) AS n FROM outbox o
+            WHERE o.seq > ? AND o.created_at < ? AND NOT EXISTS (SELECT 1 FROM outbox_pending p WHERE p.seq = o.seq)`,
+          [cursor, cutoff],
+        ),
+      );
+  const heldUnpublished = count(
+    await db.raw('SELECT count(*) AS n FROM outbox_pending p JOIN outbox o ON o.seq = p.seq WHERE o.created_at < ?', [cutoff]),
+  );
+  return { pruned, pending, heldUnpublished };
+}
+
+// Matches the partial index import_processes_payload_held_idx (migration 0010).
+const PAYLOAD_DUE = `status = 'PROCESSED' AND payload IS NOT NULL AND modified_at < now() - make_interval(secs => ?)`;
+
+async function prunePayloads(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['payload']> {
+  const due = async () => count(await db.raw(`SELECT count(*) AS n FROM import_processes WHERE ${PAYLOAD_DUE}`, [s.payloadRetentionSeconds]));
+  if (dryRun) {
+    const n = await due();
+    const pruned = Math.min(n, s.maxRowsPerRun);
+    return { pruned, pending: n - pruned };
+  }
+  let pruned = 0;
+  while (pruned < s.maxRowsPerRun) {
+    const limit = Math.min(s.batchSize, s.maxRowsPerRun - pruned);
+    // modified_at is left alone: it is the status record's, and dropping the payload is not a change
+    // of the import.
+    const n = count(
+      await db.raw(
+        `WITH c AS (SELECT id FROM import_processes WHERE ${PAYLOAD_DUE} ORDER BY modified_at LIMIT ? FOR UPDATE SKIP LOCKED),
+              u AS (UPDATE import_processes i SET payload = NULL, payload_pruned_at = now() FROM c WHERE i.id = c.id RETURNING 1)
+         SELECT count(*) AS n FROM u`,
+        [s.payloadRetentionSeconds, limit],
+      ),
+    );
+    pruned += n;
+    if (n < limit) break;
+    if (s.pauseMs > 0) await sleep(s.pauseMs);
+  }
+  return { pruned, pending: await due() };
+}
+
+/** One maintenance pass: the outbox, then the payloads. A dry run counts and changes nothing. */
+export async function runRetention(
+  db: Knex,
+  s: RetentionSettings,
+  opts: { dryRun?: boolean; metrics?: Pick<Metrics, 'retentionPruned' | 'retentionPending' | 'retentionHeldUnpublished' | 'retentionLastRun'> } = {},
+): Promise<RetentionReport> {
+  const dryRun = opts.dryRun ?? false;
+  const outbox = await pruneOutbox(db, s, dryRun);
+  const payload = await prunePayloads(db, s, dryRun);
+  const m = opts.metrics;
+  if (m && !dryRun) {
+    m.retentionPruned.inc({ kind: 'outbox' }, outbox.pruned);
+    m.retentionPruned.inc({ kind: 'payload' }, payload.pruned);
+    m.retentionPending.set({ kind: 'outbox' }, outbox.pending);
+    m.retentionPending.set({ kind: 'payload' }, payload.pending);
+    m.retentionHeldUnpublished.set(outbox.heldUnpublished);
+    m.retentionLastRun.set(Date.now() / 1000);
+  }
+  return { dryRun, outbox, payload };
+}
