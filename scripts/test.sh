@@ -9,28 +9,9 @@ if [[ "${1:-}" == "--local-services" ]]; then FORCE_LOCAL=1; shift; fi
 
 trap cleanup EXIT INT TERM
 T0=$(date +%s)
-DATA="$ROOT/data/test"
-mkdir -p "$DATA"
 
 ensure_node_modules
-
-ensure_postgres "$FORCE_LOCAL" "$DATA"
-if [[ -n "$DATABASE_BASE_URL" ]]; then
-  export TEST_DATABASE_URL="$DATABASE_BASE_URL/postgres"
-else
-  export TEST_DATABASE_URL="$(echo "$DATABASE_URL" | sed -E 's#(//[^/]+)/[^?]*#\1/postgres#')"
-fi
-
-ensure_nats "$FORCE_LOCAL" "$DATA"
-export TEST_NATS_URL="$NATS_URL"
-
-# A Temporal dev server of the test run's own (in memory, headless, free port): tests never
-# touch an operator's server.
-TEMPORAL_PORT="$(free_port)"
-start_temporal_dev "$TEMPORAL_PORT" 0 "" "$DATA/temporal.log"
-export TEST_TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT"
-say "Temporal dev server for the tests on $TEST_TEMPORAL_ADDRESS"
-export TEMPORAL_TEST_SERVER_PATH="$(tool_path temporal-test-server)"
+start_test_services "$FORCE_LOCAL"
 
 cd "$ROOT"
 say "type check and lint"
