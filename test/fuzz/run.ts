@@ -103,9 +103,10 @@ async function importExample(base: string, token: string, timeoutMs: number): Pr
   }
 }
 
-function runSchemathesis(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Run in the run's own folder: schemathesis and hypothesis keep their caches in the working directory. */
+function runSchemathesis(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd: ROOT, env, stdio: 'inherit' });
+    const child = spawn(bin, args, { cwd, env, stdio: 'inherit' });
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
@@ -183,7 +184,7 @@ async function main(): Promise<number> {
     say(`schemathesis ${args.join(' ')}`);
     say(`(FUZZ_SEED=${seed} npm run test:fuzz reruns the same examples)`);
     const t1 = Date.now();
-    const code = await runSchemathesis(st, args, { ...process.env, FUZZ_TOKEN: token, NO_COLOR: process.env.NO_COLOR ?? '' });
+    const code = await runSchemathesis(st, args, dir, { ...process.env, FUZZ_TOKEN: token, NO_COLOR: process.env.NO_COLOR ?? '' });
     say(`schemathesis ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - t1) / 1000).toFixed(0)} s; whole run ${((Date.now() - T0) / 1000).toFixed(0)} s; report ${path.relative(ROOT, dir)}/junit.xml`);
     if (code !== 0) say(`the API's log: ${path.relative(ROOT, dir)}/api.log`);
     return code;
