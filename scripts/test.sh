@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (type check, unit and integration tests) against real PostgreSQL,
-# NATS JetStream and a dedicated Temporal dev server, starting whatever is missing and stopping
-# what it started. Extra arguments go to jest (e.g. scripts/test.sh test/unit/account).
+# Runs the whole test suite (type check, unit and integration tests, then the schemathesis run)
+# against real PostgreSQL, NATS JetStream and a dedicated Temporal dev server, starting whatever is
+# missing and stopping what it started. Extra arguments go to jest (e.g. scripts/test.sh
+# test/unit/account) and leave the schemathesis run out.
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 FORCE_LOCAL="${DATA_IMPORT_LOCAL_SERVICES:-0}"
@@ -21,6 +22,12 @@ say "jest"
 set +e
 npx jest --ci "$@"
 code=$?
+# The whole suite (no jest arguments) also fuzzes the running API: scripts/fuzz.sh,
+# docs/api-fuzzing.md. DATA_IMPORT_FUZZ=0 leaves it out.
+if [[ $# -eq 0 && "${DATA_IMPORT_FUZZ:-1}" != 0 ]]; then
+  say "schemathesis against the running API (scripts/fuzz.sh)"
+  bash "$ROOT/scripts/fuzz.sh" || code=$((code ? code : 1))
+fi
 set -e
 say "tests finished in $(($(date +%s) - T0)) s"
 exit "$code"

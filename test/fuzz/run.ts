@@ -104,6 +104,17 @@ async function importExample(base: string, token: string, timeoutMs: number): Pr
 }
 
 /** Run in the run's own folder: schemathesis and hypothesis keep their caches in the working directory. */
+/** What the API answered during the run, from its own request counter: `route method: status×count ...`. */
+async function answersSeen(base: string): Promise<string[]> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const byOp = new Map<string, string[]>();
+  for (const m of text.matchAll(/^data_import_http_requests_total\{route="([^"]*)",method="([^"]*)",status="(\d+)"\} (\d+)/gm)) {
+    const op = `${m[2]} ${m[1]}`;
+    byOp.set(op, [...(byOp.get(op) ?? []), `${m[3]}×${m[4]}`]);
+  }
+  return [...byOp].sort(([a], [b]) => a.localeCompare(b)).map(([op, counts]) => `${op}: ${counts.join(' ')}`);
+}
+
 function runSchemathesis(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { cwd, env, stdio: 'inherit' });
@@ -186,6 +197,7 @@ async function main(): Promise<number> {
     const t1 = Date.now();
     const code = await runSchemathesis(st, args, dir, { ...process.env, FUZZ_TOKEN: token, NO_COLOR: process.env.NO_COLOR ?? '' });
     say(`schemathesis ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - t1) / 1000).toFixed(0)} s; whole run ${((Date.now() - T0) / 1000).toFixed(0)} s; report ${path.relative(ROOT, dir)}/junit.xml`);
+    say(`the API's answers during the run (route, method: status×count):\n  ${(await answersSeen(base)).join('\n  ')}`);
     if (code !== 0) say(`the API's log: ${path.relative(ROOT, dir)}/api.log`);
     return code;
   } finally {

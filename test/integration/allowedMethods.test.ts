@@ -76,6 +76,20 @@ describe('methods a path does not support', () => {
     expect(post.body).toEqual({ data: { ping: 'pong' } });
   });
 
+  it.each([
+    ['Accept: application/graphql-response+json', { Accept: 'application/graphql-response+json' }, 200, /^application\/graphql-response\+json/],
+    ['Accept: application/json', { Accept: 'application/json' }, 200, /^application\/json/],
+    ['Accept: text/html', { Accept: 'text/html' }, 406, /^application\/json/],
+    ['Content-Type: text/plain', { 'Content-Type': 'text/plain' }, 415, /^application\/json/],
+  ] as const)('answers the token endpoint with %s in a status and media type the document lists', async (_what, headers, status, type) => {
+    const documented = (doc.paths['/v1/graphql/']!.post as { responses: Record<string, { content?: Record<string, unknown> }> }).responses;
+    const res = await request(app.callback()).post('/v1/graphql/').set(headers).send(JSON.stringify({ query: '{ ping }' })).set('Content-Type', headers['Content-Type' as keyof typeof headers] ?? 'application/json');
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toMatch(type);
+    expect(Object.keys(documented[String(status)]?.content ?? {})).toContain(res.headers['content-type']!.split(';')[0]);
+    expect(JSON.parse(res.text)).toEqual(status === 200 ? { data: { ping: 'pong' } } : { errors: [{ message: expect.any(String) }] });
+  });
+
   it.each(['GET', 'DELETE', 'TRACE', 'QUERY'])('answers %s on an unknown path with 404 not_found and no Allow', async (method) => {
     for (const path of ['/v2/nope', '/v2/data-import/accounts/DEMO_ENERGY/X-1/extra/']) {
       const res = await send(method, path);
