@@ -14,7 +14,6 @@
 import { spawn, ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
@@ -22,20 +21,10 @@ import { createDb, ensureDatabase } from '../../db/knex';
 import { connectNats } from '../../events/nats';
 import { seedDemo } from '../../scripts/seedDemo';
 import { databaseUrl, TEST_NATS_URL, TEST_PG_URL, TEST_TEMPORAL_ADDRESS } from '../support/env';
+import { freePort } from '../support/natsServer';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const say = (msg: string) => process.stderr.write(`\x1b[1m[fuzz]\x1b[0m ${msg}\n`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A service process (API or worker) from the TypeScript sources, its output in `log`. */
 function startService(entry: string, env: NodeJS.ProcessEnv, log: string): ChildProcess {
