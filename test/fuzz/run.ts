@@ -97,7 +97,7 @@ async function importExample(base: string, token: string, timeoutMs: number): Pr
 async function answersSeen(base: string): Promise<string[]> {
   const text = await (await fetch(`${base}/metrics`)).text();
   const byOp = new Map<string, string[]>();
-  for (const m of text.matchAll(/^data_import_http_requests_total\{route="([^"]*)",method="([^"]*)",status="(\d+)"\} (\d+)/gm)) {
+  for (const m of text.matchAll(/^data_import_http_requests_total\{route="([^"]*)",method="([^"]*)",status="(\d+)"[^}]*\} (\d+)/gm)) {
     const op = `${m[2]} ${m[1]}`;
     byOp.set(op, [...(byOp.get(op) ?? []), `${m[3]}×${m[4]}`]);
   }
