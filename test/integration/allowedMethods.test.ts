@@ -90,6 +90,36 @@ describe('methods a path does not support', () => {
     expect(JSON.parse(res.text)).toEqual(status === 200 ? { data: { ping: 'pong' } } : { errors: [{ message: expect.any(String) }] });
   });
 
+  // The fuzz run's request counter showed every error answer as 404 (Koa's default status while the
+  // error is still on its way to errorHandler) and TRACE/QUERY as 501: the metric and the access
+  // log must carry the status the client got.
+  it('counts error answers under the status the client got in the request metrics', async () => {
+    const counters = async () => {
+      const text = (await request(app.callback()).get('/metrics')).text;
+      const out = new Map<string, number>();
+      for (const m of text.matchAll(/^data_import_http_requests_total\{[^}]*method="([A-Z]+)",status="(\d+)"[^}]*\} (\d+)/gm)) {
+        out.set(`${m[1]} ${m[2]}`, (out.get(`${m[1]} ${m[2]}`) ?? 0) + Number(m[3]));
+      }
+      return out;
+    };
+    const before = await counters();
+    const statuses = [
+      (await send('TRACE', '/healthz')).status,
+      (await request(app.callback()).post('/v1/graphql/').set('Content-Type', 'application/json').send('{')).status,
+      (await request(app.callback()).post('/v2/data-import/accounts/validate/').send({})).status,
+    ];
+    expect(statuses).toEqual([405, 400, 401]);
+    const after = await counters();
+    const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+    expect(['TRACE 405', 'TRACE 501', 'POST 400', 'POST 401', 'POST 404'].map((k) => [k, delta(k)])).toEqual([
+      ['TRACE 405', 1],
+      ['TRACE 501', 0],
+      ['POST 400', 1],
+      ['POST 401', 1],
+      ['POST 404', 0],
+    ]);
+  });
+
   it.each(['GET', 'DELETE', 'TRACE', 'QUERY'])('answers %s on an unknown path with 404 not_found and no Allow', async (method) => {
     for (const path of ['/v2/nope', '/v2/data-import/accounts/DEMO_ENERGY/X-1/extra/']) {
       const res = await send(method, path);
