@@ -184,7 +184,7 @@ async function main(): Promise<number> {
     say(`schemathesis ${args.join(' ')}`);
     say(`(FUZZ_SEED=${seed} npm run test:fuzz reruns the same examples)`);
     const t1 = Date.now();
-    const code = await runSchemathesis(st, args, dir, { ...process.env, FUZZ_TOKEN: token, NO_COLOR: process.env.NO_COLOR ?? '' });
+    const code = await runSchemathesis(st, args, dir, { ...process.env, FUZZ_TOKEN: token });
     say(`schemathesis ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - t1) / 1000).toFixed(0)} s; whole run ${((Date.now() - T0) / 1000).toFixed(0)} s; report ${path.relative(ROOT, dir)}/junit.xml`);
     say(`the API's answers during the run (route, method: status×count):\n  ${(await answersSeen(base)).join('\n  ')}`);
     if (code !== 0) say(`the API's log: ${path.relative(ROOT, dir)}/api.log`);
