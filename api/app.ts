@@ -4,9 +4,9 @@ import type { AppDeps } from './deps';
 import { errorHandler } from './middleware/errors';
 import { observe, securityHeaders } from './middleware/observe';
 import { requestTimeout } from './middleware/timeout';
+import { allowedMethods } from './middleware/allowedMethods';
 import { healthRouter } from './routes/health';
 import { importsRouter } from './routes/imports';
-import { HttpError } from './errors';
 
 /**
  * Builds the Koa application (STYLE.md #10: tests drive `app.callback()` without a port).
@@ -23,13 +23,7 @@ export function createApp(deps: AppDeps): Koa {
   const routers: Router[] = [healthRouter(deps), importsRouter(deps), ...(deps.extraRouters ?? [])];
   for (const r of routers) {
     app.use(r.routes());
-    app.use(
-      r.allowedMethods({
-        throw: true,
-        methodNotAllowed: () => new HttpError('method_not_allowed', 'Method not allowed on this path.'),
-        notImplemented: () => new HttpError('method_not_allowed', 'Method not implemented.'),
-      }),
-    );
+    app.use(allowedMethods(r));
   }
   return app;
 }

@@ -74,13 +74,20 @@ function json(schema: unknown, description: string, headers?: Record<string, unk
   return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } };
 }
 
+/** GraphQL over HTTP answers in the media type the client accepts: application/graphql-response+json when asked for, else application/json. */
+function graphqlJson(description: string) {
+  const media = { schema: ref('GraphQLResponse') };
+  return { description, content: { 'application/graphql-response+json': media, 'application/json': media } };
+}
+
 const CHALLENGE_HEADER = { 'WWW-Authenticate': { description: 'Always `Token`.', schema: { type: 'string', const: 'Token' } } };
+const ALLOW_HEADER = { Allow: { description: 'The methods the path supports (RFC 9110), e.g. `POST`, or `GET, HEAD`.', required: true, schema: { type: 'string' } } };
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before the next call.', schema: { type: 'integer', minimum: 1 } } };
 
 /** Responses every authenticated data-import operation may give. */
 const COMMON_RESPONSES = {
   NotAuthenticated: json(errorSchema(codesOf('not_authenticated', 'authentication_failed')), 'Missing credentials (`not_authenticated`), or an invalid, tampered, expired or revoked token (`authentication_failed`).', CHALLENGE_HEADER),
-  MethodNotAllowed: json(errorSchema(codesOf('method_not_allowed')), 'The path exists, not with this method.'),
+  MethodNotAllowed: json(errorSchema(codesOf('method_not_allowed')), 'The path exists, not with this method (every path answers so; `OPTIONS` answers 200 with `Allow`).', ALLOW_HEADER),
   PayloadTooLarge: json(errorSchema(codesOf('payload_too_large')), 'The body is larger than the configured limit (BODY_LIMIT, default 10 MB).'),
   UnsupportedMediaType: json(errorSchema(codesOf('unsupported_media_type')), 'The body is not application/json.'),
   Throttled: json(errorSchema(codesOf('throttled')), "The organisation's rate limit is used up (RATE_LIMIT_PER_MINUTE per API replica).", RETRY_AFTER),
@@ -323,10 +330,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           security: [],
           requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
           responses: {
-            '200': json(ref('GraphQLResponse'), 'Executed; failures of the mutation are in `errors`.'),
-            '400': json(ref('GraphQLResponse'), 'Malformed JSON, no query; with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
+            '200': graphqlJson('Executed; failures of the mutation are in `errors`.'),
+            '400': graphqlJson('Malformed JSON, no query; with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
+            '406': json(ref('GraphQLResponse'), 'The Accept header admits neither application/graphql-response+json nor application/json.'),
             '413': { $ref: '#/components/responses/PayloadTooLarge' },
-            '415': { description: 'Not application/json.' },
+            '415': json(ref('GraphQLResponse'), 'The body is not application/json.'),
           },
         },
       },

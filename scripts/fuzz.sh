@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# `npm run test:fuzz`: the bounded schemathesis run against the real API (test/fuzz/run.ts,
+# docs/api-fuzzing.md). scripts/test.sh calls it with its servers already exported; run alone, it
+# detects or starts PostgreSQL, NATS and a Temporal dev server the same way the test command does.
+# Arguments go to `schemathesis run` (e.g. `npm run test:fuzz -- --include-operation-id createAccount`).
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+trap cleanup EXIT INT TERM
+ensure_node_modules
+if [[ -z "${TEST_TEMPORAL_ADDRESS:-}" ]]; then start_test_services "${DATA_IMPORT_LOCAL_SERVICES:-0}"; fi
+ensure_venv_tools
+export SCHEMATHESIS="$VENV/bin/schemathesis"
+say "schemathesis $("$SCHEMATHESIS" --version | sed 's/.*version //') from $VENV"
+cd "$ROOT"
+set +e
+npx tsx test/fuzz/run.ts -- "$@"
+code=$?
+set -e
+exit "$code"
