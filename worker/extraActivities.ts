@@ -1,9 +1,11 @@
 import type { WorkerDeps } from './createWorker';
 import { createRegistrationActivities } from '../activities/registration';
+import { createEmailActivities } from '../emails/activities';
 
 /** Activities of other workflows (registration flows), added as they are built. */
 export function buildWorkerActivities(d: WorkerDeps): Record<string, (...args: never[]) => Promise<unknown>> {
   return {
     ...createRegistrationActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log }),
+    ...createEmailActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log, mail: d.mail }),
   };
 }
