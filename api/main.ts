@@ -12,6 +12,7 @@ import { countByStatus } from '../db/stores/importProcesses';
 import { outboxBacklog } from '../events/outbox';
 import { createApp } from './app';
 import { buildExtras } from './extras';
+import { registerCustomerEmailGauge } from '../emails/metrics';
 
 async function main(): Promise<void> {
   let config;
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     const backlog = await outboxBacklog(db);
     return { importsByStatus: await countByStatus(db), outboxBacklog: backlog.count, outboxOldestAgeSeconds: backlog.oldestAgeSeconds };
   });
+  registerCustomerEmailGauge(metrics, db);
 
   const deps = {
     config,

@@ -8,6 +8,7 @@ import * as imports from './imports';
 import * as generate from './generate';
 import * as migrate from './migrate';
 import * as events from './events';
+import * as emails from './emails';
 
 /** Each command module registers one group of subcommands on the program. */
 export type RegisterCommand = (program: Command) => void;
@@ -22,4 +23,5 @@ export const commandModules: RegisterCommand[] = [
   generate.register,
   migrate.register,
   events.register,
+  emails.register,
 ];

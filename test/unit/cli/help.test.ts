@@ -3,7 +3,7 @@ import { buildProgram } from '../../../cli/main';
 import { allCommands, runCli } from './runCli';
 
 // The command groups of the operator CLI (cli/commands/{importSuppliers,organisations,apiKeys,referenceData,imports}.ts).
-const OPERATOR_GROUPS = ['import-suppliers', 'organisations', 'api-keys', 'reference-data', 'imports'];
+const OPERATOR_GROUPS = ['import-suppliers', 'organisations', 'api-keys', 'reference-data', 'imports', 'emails'];
 
 const pathOf = (c: Command): string[] => (c.parent ? [...pathOf(c.parent), c.name()] : []);
 
