@@ -182,7 +182,8 @@ describe('customer e-mails on migration', () => {
   }, 90_000);
 
   it('keeps the supplier rate across two workers: N e-mails at r per second take at least (N-1)/r seconds', async () => {
-    const rate = 5;
+    // Slow enough that 8 imports finishing on their own pace could not spread their mails this far.
+    const rate = 2;
     const n = 8;
     await updateSupplier(s.t.db, 'DEMO_ENERGY', { emailRatePerSecond: rate });
     const connection = await NativeConnection.connect({ address: s.config.temporal.address });
@@ -205,8 +206,9 @@ describe('customer e-mails on migration', () => {
       const rows = await s.t.db('customer_email_queue').whereIn('account_number', finished.map((p) => p.kraken_identifier));
       expect(rows.map((r) => r.status)).toEqual(Array(n).fill('SENT'));
       const times = rows.map((r) => receivedWith(r.message_id)[0]!.at).sort((a, b) => a - b);
-      // Slots are (N-1)/r apart in PostgreSQL time; the first message's own latency is the only slack.
-      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(((n - 1) / rate) * 1000 - 150);
+      // Slots are (N-1)/r apart in PostgreSQL time; the slack is for the first message's own
+      // latency (a new SMTP connection, rendering) on a busy machine.
+      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(((n - 1) / rate) * 1000 - 300);
     } finally {
       second.shutdown();
       await run;
