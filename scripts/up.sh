@@ -17,7 +17,9 @@ DEMO with an API key, then runs the API and the worker until Ctrl-C.
                     and to see what a fresh machine without those servers gets.
   --help            Show this help.
 
-Environment: DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS (use those servers, start none), PORT,
+Environment: DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS, SMTP_URL (use those servers, start none;
+without SMTP_URL a local mail sink with a web inbox starts on MAIL_SINK_SMTP_PORT/MAIL_SINK_WEB_PORT,
+default 1025/1080), PORT,
 HOST and every variable of the README's configuration table.
 USAGE
 }
@@ -70,6 +72,8 @@ else
   TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-http://127.0.0.1:8233}"
 fi
 export TEMPORAL_UI_URL
+ensure_mail_sink "$DATA" "${MAIL_SINK_SMTP_PORT:-1025}" "${MAIL_SINK_WEB_PORT:-1080}"
+export SMTP_URL
 register_search_attributes "$TEMPORAL_ADDRESS" "${TEMPORAL_NAMESPACE:-default}"
 
 say "building (TypeScript → dist/, workflow bundle)"
@@ -97,6 +101,7 @@ cat <<INFO
 
   API            http://$HOST:$PORT          (readiness: /readyz, metrics: /metrics, OpenAPI: /openapi.json)
   Temporal UI    $TEMPORAL_UI_URL
+  Mail inbox     $MAIL_INBOX_URL   (customer e-mails; turn them on: bin/data-import import-suppliers configure DEMO_ENERGY --send-customer-emails)
   Logs           $DATA/logs/api.log, $DATA/logs/worker.log
   Demo API key   ${API_KEY:-(kept from an earlier run; issue another: bin/data-import api-keys issue --organisation DEMO)}
 
