@@ -40,6 +40,9 @@ export class SenderNotConfiguredError extends Error {
   }
 }
 
+/** The least lateness tolerated at high rates, where one interval is shorter than a timer's jitter. */
+const LATE_TOLERANCE_MIN_MS = 200;
+
 const SUPPLY_TYPE = { ELECTRICITY: 'Electricity', GAS: 'Gas' } as Record<string, string>;
 
 /** The parts of the template context every customer of the account shares. */
@@ -108,9 +111,14 @@ export async function deliverAccountEmails(d: DeliveryDeps, accountNumber: strin
   const shared = accountContext(supplier, accountNumber, account);
   const log = d.log.child({ importSupplier: supplier.code, accountNumber });
 
-  for (const e of queued) {
+  // How late a send may start after its slot. A busy worker (event loop held by an import) wakes
+  // late; several late senders would then reach the relay together, so one that is later than
+  // this takes a new slot instead: every SMTP send starts within [slot, slot + tolerance).
+  const toleranceMs = Math.max(1000 / supplier.emailRatePerSecond, LATE_TOLERANCE_MIN_MS);
+  const waitForSlot = async (): Promise<number> => {
     // Pace first, outside any transaction: the wait can be long and holds no lock.
     let wait = await reserveSendingSlot(d.db, supplier.code, supplier.emailRatePerSecond);
+    const slotAt = Date.now() + wait;
     while (wait > 0) {
       d.heartbeat?.();
       const step = Math.min(wait, 2000);
@@ -118,45 +126,55 @@ export async function deliverAccountEmails(d: DeliveryDeps, accountNumber: strin
       wait -= step;
     }
     d.heartbeat?.();
+    return slotAt;
+  };
+
+  for (const e of queued) {
+    let slotAt = await waitForSlot();
     const beat = d.heartbeat ? setInterval(d.heartbeat, 2000) : undefined;
     try {
-      await d.db.transaction(async (trx) => {
-        const row = await getEmail(trx, e.id, { forUpdate: true });
-        if (!row || row.status !== 'QUEUED' || !row.email) return;
-        const mail = d.renderer.render(supplier.code, row.template as TemplateCode, { ...shared, customer: await customerContext(trx, row.userNumber) });
-        let answer: string;
-        try {
-          const info = (await d.transport.sendMail({
-            from,
-            to: row.email,
-            replyTo: supplier.emailReplyTo ?? undefined,
-            messageId: row.messageId ?? undefined,
-            subject: mail.subject,
-            html: mail.html,
-            text: mail.text,
-            headers: { 'X-Data-Import-Template': row.template },
-          })) as { response?: string };
-          answer = info.response ?? '250 OK';
-        } catch (err) {
-          const v = classifySmtpError(err);
-          const at = now();
-          if (v.kind === 'bounce') {
-            const updated = await recordAttempt(trx, row.id, { status: 'BOUNCED', response: v.response }, at);
-            await enqueueEvents(trx, d.subjectPrefix, [bouncedEvent(updated, at)]);
-            result.bounced++;
-            log.warn({ emailId: row.id, smtpCode: v.code }, 'customer e-mail bounced');
-          } else {
-            await recordAttempt(trx, row.id, { status: 'QUEUED', response: v.response }, at);
-            result.deferred++;
-            result.lastDeferredCode = v.code;
-            log.warn({ emailId: row.id, smtpCode: v.code }, 'customer e-mail deferred: temporary SMTP failure');
+      for (let sent = false; !sent; ) {
+        sent = await d.db.transaction(async (trx) => {
+          const row = await getEmail(trx, e.id, { forUpdate: true });
+          if (!row || row.status !== 'QUEUED' || !row.email) return true;
+          const mail = d.renderer.render(supplier.code, row.template as TemplateCode, { ...shared, customer: await customerContext(trx, row.userNumber) });
+          if (Date.now() - slotAt > toleranceMs) return false;
+          let answer: string;
+          try {
+            const info = (await d.transport.sendMail({
+              from,
+              to: row.email,
+              replyTo: supplier.emailReplyTo ?? undefined,
+              messageId: row.messageId ?? undefined,
+              subject: mail.subject,
+              html: mail.html,
+              text: mail.text,
+              headers: { 'X-Data-Import-Template': row.template },
+            })) as { response?: string };
+            answer = info.response ?? '250 OK';
+          } catch (err) {
+            const v = classifySmtpError(err);
+            const at = now();
+            if (v.kind === 'bounce') {
+              const updated = await recordAttempt(trx, row.id, { status: 'BOUNCED', response: v.response }, at);
+              await enqueueEvents(trx, d.subjectPrefix, [bouncedEvent(updated, at)]);
+              result.bounced++;
+              log.warn({ emailId: row.id, smtpCode: v.code }, 'customer e-mail bounced');
+            } else {
+              await recordAttempt(trx, row.id, { status: 'QUEUED', response: v.response }, at);
+              result.deferred++;
+              result.lastDeferredCode = v.code;
+              log.warn({ emailId: row.id, smtpCode: v.code }, 'customer e-mail deferred: temporary SMTP failure');
+            }
+            return true;
           }
-          return;
-        }
-        await recordAttempt(trx, row.id, { status: 'SENT', response: answer }, now());
-        result.sent++;
-        log.info({ emailId: row.id, template: row.template }, 'customer e-mail sent');
-      });
+          await recordAttempt(trx, row.id, { status: 'SENT', response: answer }, now());
+          result.sent++;
+          log.info({ emailId: row.id, template: row.template }, 'customer e-mail sent');
+          return true;
+        });
+        if (!sent) slotAt = await waitForSlot();
+      }
     } finally {
       if (beat) clearInterval(beat);
     }
