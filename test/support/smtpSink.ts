@@ -5,6 +5,8 @@ import { simpleParser } from 'mailparser';
 export interface ReceivedMail {
   /** Date.now() when the message's DATA was complete. */
   at: number;
+  /** Date.now() at its MAIL FROM: the start of the sender's transaction, closest to when it chose to send. */
+  mailFromAt: number;
   to: string[];
   messageId: string;
   subject: string;
@@ -40,10 +42,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     beforeAccept: async () => undefined,
     close: async () => undefined,
   };
+  const mailFromAt = new Map<string, number>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onMailFrom(_address, session, cb) {
+      mailFromAt.set(session.id, Date.now());
+      cb();
+    },
     onRcptTo(address, _session, cb) {
       const n = (sink.rcptSeen.get(address.address) ?? 0) + 1;
       sink.rcptSeen.set(address.address, n);
@@ -58,6 +65,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         .then(async (m) => {
           const mail: ReceivedMail = {
             at: Date.now(),
+            mailFromAt: mailFromAt.get(session.id) ?? Date.now(),
             to: session.envelope.rcptTo.map((r) => r.address),
             messageId: m.messageId ?? '',
             subject: m.subject ?? '',
