@@ -13,6 +13,7 @@ import { outboxBacklog } from '../events/outbox';
 import { createApp } from './app';
 import { buildExtras } from './extras';
 import { startOpsServer } from '../ops/server';
+import { registerCustomerEmailGauge } from '../emails/metrics';
 
 async function main(): Promise<void> {
   let config;
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     const backlog = await outboxBacklog(db);
     return { importsByStatus: await countByStatus(db), outboxBacklog: backlog.count, outboxOldestAgeSeconds: backlog.oldestAgeSeconds };
   });
+  registerCustomerEmailGauge(metrics, db);
 
   const deps = {
     config,

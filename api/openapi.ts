@@ -353,7 +353,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         },
       },
       '/metrics': {
-        get: { operationId: 'metrics', tags: ['operations'], security: [], responses: { '200': { description: 'Prometheus metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } } },
+        get: {
+          operationId: 'metrics',
+          tags: ['operations'],
+          security: [],
+          description:
+            'Prometheus text format: HTTP requests and latencies, imports by status (`data_import_imports{status}`), the outbox backlog, and customer e-mails by delivery state (`data_import_customer_emails{status}`: QUEUED, SENT, BOUNCED, FAILED, SKIPPED; docs/customer-emails.md).',
+          responses: { '200': { description: 'Prometheus metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } } },
       },
       '/openapi.json': {
         get: { operationId: 'openApiDocument', tags: ['operations'], security: [], responses: { '200': json({ type: 'object' }, 'This document.') } },

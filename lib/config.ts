@@ -152,6 +152,18 @@ export function loadConfig(env: Env = process.env) {
       maxConcurrentWorkflowTasks: int(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 32, 1, 10_000),
       metricsPort: int(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),
     },
+    email: {
+      /** The mail relay (smtp:// or smtps://, credentials in the URL); `npm run up` starts a local inbox when unset. */
+      smtpUrl: url(env, 'SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
+      /** Refuse to send unless the relay upgrades the connection with STARTTLS (smtp:// URLs). */
+      smtpRequireTls: bool(env, 'SMTP_REQUIRE_TLS', false),
+      /** Check the relay's certificate (turn off only for a relay with a self-signed certificate). */
+      smtpTlsRejectUnauthorized: bool(env, 'SMTP_TLS_REJECT_UNAUTHORIZED', true),
+      /** Connection, greeting and socket timeout of one SMTP conversation. */
+      smtpTimeoutMs: int(env, 'SMTP_TIMEOUT_MS', 30_000, 1000, 600_000),
+      /** Per-supplier template overrides: <dir>/<SUPPLIER>/<template>/{subject,html,text}.hbs. */
+      templatesDir: str(env, 'EMAIL_TEMPLATES_DIR', 'email-templates'),
+    },
     auth: {
       signingKey: signingKey ?? 'development-only-signing-key-do-not-use-in-production',
       tokenTtlSeconds: int(env, 'AUTH_TOKEN_TTL_SECONDS', 3600, 1),

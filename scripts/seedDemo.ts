@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { createSupplier } from '../db/stores/suppliers';
+import { createSupplier, getSupplier, updateSupplier } from '../db/stores/suppliers';
 import { createOrganisation, dbTokenStore, grantSupplier, issueApiKey } from '../auth/store';
 import { hashSecret } from '../auth/secrets';
 
@@ -30,6 +30,10 @@ export async function seedDemo(db: Knex, opts: { keyFile?: string } = {}): Promi
   const keyFile = opts.keyFile ?? DEFAULT_DEMO_KEY_FILE;
   const created = await createSupplier(db, DEMO_SUPPLIER, { status: 'Ongoing', documentRoot: '', checkDocumentExistence: false, sendCustomerEmails: false, marketParticipantId: 'DEMO' });
   process.stderr.write(`[data-import] import supplier ${DEMO_SUPPLIER}: ${created ? 'created' : 'exists'}\n`);
+  // A sender for its customer e-mails (off until an operator turns them on: docs/customer-emails.md).
+  if (!(await getSupplier(db, DEMO_SUPPLIER))?.emailFromAddress) {
+    await updateSupplier(db, DEMO_SUPPLIER, { emailFromName: 'Demo Energy', emailFromAddress: 'welcome@demo-energy.example', emailReplyTo: 'help@demo-energy.example' });
+  }
   const orgCreated = await createOrganisation(db, DEMO_ORGANISATION);
   await grantSupplier(db, DEMO_ORGANISATION, DEMO_SUPPLIER);
   process.stderr.write(`[data-import] organisation ${DEMO_ORGANISATION}: ${orgCreated ? 'created' : 'exists'}, granted ${DEMO_SUPPLIER}\n`);

@@ -29,7 +29,9 @@ Pid files: data/run/<name>.pid (api-1, worker-1, ..., supervisor); logs: data/lo
   --api-replicas M  Run M API processes (default 1); replica i listens on PORT + i - 1.
   --help            Show this help.
 
-Environment: DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS (use those servers, start none), PORT,
+Environment: DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS, SMTP_URL (use those servers, start none;
+without SMTP_URL a local mail sink with a web inbox starts on MAIL_SINK_SMTP_PORT/MAIL_SINK_WEB_PORT,
+default 1025/1080), PORT,
 HOST and every variable of the README's configuration table.
 USAGE
 }
@@ -107,6 +109,8 @@ else
   TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-http://127.0.0.1:8233}"
 fi
 export TEMPORAL_UI_URL
+ensure_mail_sink "$DATA" "${MAIL_SINK_SMTP_PORT:-1025}" "${MAIL_SINK_WEB_PORT:-1080}"
+export SMTP_URL
 register_search_attributes "$TEMPORAL_ADDRESS" "${TEMPORAL_NAMESPACE:-default}"
 
 say "building (TypeScript → dist/, workflow bundle)"
@@ -135,6 +139,7 @@ cat <<INFO
   API            http://$HOST:$PORT          (readiness: /readyz, metrics: /metrics, OpenAPI: /openapi.json)
   Temporal UI    $TEMPORAL_UI_URL
   Operations     http://${OPS_BIND:-127.0.0.1:8001}/   (the migration lead's page: counts, rate, errors; OPS_BIND=off disables it)
+  Mail inbox     $MAIL_INBOX_URL   (customer e-mails; turn them on: bin/data-import import-suppliers configure DEMO_ENERGY --send-customer-emails)
   Processes      $API_REPLICAS API (port $PORT$( ((API_REPLICAS > 1)) && echo "-$((PORT + API_REPLICAS - 1))")), $WORKERS worker(s), supervised: pid files in $DATA/run
   Logs           $DATA/logs/api-1.log, $DATA/logs/worker-1.log, ... and supervisor.log (restarts)
   Demo API key   ${API_KEY:-(kept from an earlier run; issue another: bin/data-import api-keys issue --organisation DEMO)}

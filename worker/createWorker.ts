@@ -5,6 +5,7 @@ import type { Metrics } from '../lib/metrics';
 import { createActivities } from '../activities';
 import { buildWorkerActivities } from './extraActivities';
 import type { AccountValidator } from '../account/validator';
+import type { EmailActivityDeps } from '../emails/activities';
 
 export interface WorkerDeps {
   connection: NativeConnection;
@@ -20,6 +21,8 @@ export interface WorkerDeps {
   maxCachedWorkflows?: number;
   /** A prebuilt workflow bundle (faster start); else the workflows are bundled from source. */
   workflowBundlePath?: string;
+  /** The mail relay and templates of customer e-mails (emails/mailer.ts builds them from the config). */
+  mail?: EmailActivityDeps['mail'];
   /** Tests wrap activities to pause or crash them at a chosen point. */
   wrapActivities?: <A extends Record<string, unknown>>(activities: A) => A;
 }

@@ -1,11 +1,13 @@
 import type { WorkerDeps } from './createWorker';
 import { createRegistrationActivities } from '../activities/registration';
 import { createMaintenanceActivities } from '../maintenance/activities';
+import { createEmailActivities } from '../emails/activities';
 
 /** Activities of other workflows (registration flows), added as they are built. */
 export function buildWorkerActivities(d: WorkerDeps): Record<string, (...args: never[]) => Promise<unknown>> {
   return {
     ...createRegistrationActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log }),
     ...createMaintenanceActivities({ db: d.db, log: d.log, metrics: d.metrics }),
+    ...createEmailActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log, mail: d.mail }),
   };
 }

@@ -14,6 +14,7 @@ import { ReferenceDataCache } from '../account/referenceDataCache';
 import { databaseValidator } from '../lib/validation';
 import { createWorker } from './createWorker';
 import { UnstartedRunSweeper } from './sweeper';
+import { createMailer } from '../emails/mailer';
 import { ensureMaintenanceSchedule } from './maintenanceSchedule';
 import { freePort, listenWithFallback } from './metricsPorts';
 
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
 
   const connection = await NativeConnection.connect({ address: config.temporal.address, tls: config.temporal.tls || undefined, apiKey: config.temporal.apiKey });
   const bundle = path.join(__dirname, '..', 'workflow-bundle.js');
+  const mail = createMailer(config.email);
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
     maxConcurrentActivities: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks,
     workflowBundlePath: fs.existsSync(bundle) ? bundle : undefined,
+    mail,
   });
 
   const relay = new OutboxRelay({
@@ -124,6 +127,7 @@ async function main(): Promise<void> {
     await relay.stop();
     metricsServer?.close();
     await referenceData.stop();
+    mail.transport.close();
     await nc.drain().catch(() => undefined);
     await clientConnection.close().catch(() => undefined);
     await connection.close().catch(() => undefined);

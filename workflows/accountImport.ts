@@ -4,6 +4,8 @@ import {
   CancellationScope,
   defineQuery,
   isCancellation,
+  patched,
+  proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
@@ -13,6 +15,7 @@ import {
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { createActivities, Settled } from '../activities';
+import type { EmailActivities } from '../emails/activities';
 import { ImportStatusKey } from './searchAttributes';
 
 /** Workflow input: ids and settings only; the payload stays in PostgreSQL (claim check). */
@@ -80,6 +83,25 @@ const writers = proxyLocalActivities<Activities>({
 
 // Recording an outcome must eventually succeed, whatever the outage: retried without a bound.
 const recorder = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '60s' },
+  localRetryThreshold: '2s',
+});
+
+/*
+ * Customer e-mails go through a relay that may be slow, rate-limited or down for a while: a
+ * regular activity (its own task, heartbeats, server-side retries), not a local one. A worker
+ * killed mid-send stops heartbeating and the attempt is retried on another worker within the
+ * heartbeat timeout; the rate wait heartbeats too. Temporary SMTP answers retry with backoff for
+ * about 40 minutes (12 attempts, 2 s doubling to 10 min; docs/customer-emails.md), then what is left is FAILED.
+ */
+const mailer = proxyActivities<EmailActivities>({
+  startToCloseTimeout: '30m',
+  heartbeatTimeout: '20s',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m', maximumAttempts: 12 },
+});
+const emailSteps = proxyLocalActivities<EmailActivities>({ startToCloseTimeout: '2m', retry: INFRA_RETRY, localRetryThreshold: '2s' });
+const emailRecorder = proxyLocalActivities<EmailActivities>({
   startToCloseTimeout: '1m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '60s' },
   localRetryThreshold: '2s',
@@ -157,6 +179,23 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
   const postImport = async () => {
     show('PROCESSED', 'post-import follow-ups');
     try {
+      // Histories recorded before delivery existed took the old path (queue only) and replay it.
+      if (patched('customer-email-delivery')) {
+        const q = await emailSteps.queueCustomerEmails(ref);
+        if (q.queued > 0) {
+          show('PROCESSED', `sending ${q.queued} customer e-mail(s)`);
+          try {
+            await mailer.deliverCustomerEmails(ref);
+          } catch (err) {
+            // Retries ran out or the sender is not configured: the rest is FAILED, the import stays PROCESSED.
+            const cause = err instanceof ActivityFailure ? err.cause : err;
+            await emailRecorder.giveUpCustomerEmails({ ...ref, code: cause instanceof ApplicationFailure && cause.type ? cause.type : INFRASTRUCTURE_ERROR_CODE });
+          }
+        }
+        const done = await emailRecorder.finishPostImport(ref);
+        show('PROCESSED', done.outcome === 'completed' ? 'done' : 'done (some customer e-mails failed)');
+        return;
+      }
       const r = await steps.postImport(ref);
       // Histories recorded before post-import reported its outcome carry no result: completed.
       if (r?.outcome === 'failed') show('PROCESSED', 'post-import failed earlier');

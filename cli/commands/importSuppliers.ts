@@ -33,6 +33,26 @@ interface SettingsOptions {
   sendCustomerEmails?: boolean;
   registrationLeadDays?: number;
   marketParticipantId?: string | false;
+  emailFromName?: string | false;
+  emailFromAddress?: string | false;
+  emailReplyTo?: string | false;
+  emailRate?: number;
+}
+
+// Deliberately simple: one @, no spaces; the relay is the judge of the rest.
+const EMAIL_ADDRESS = /^[^\s@<>",]+@[^\s@<>",]+\.[^\s@<>",]+$/;
+
+function emailAddress(option: string, v: string | false | undefined): string | null | undefined {
+  if (v === false) return null;
+  if (v === undefined) return undefined;
+  if (v.length > 320 || !EMAIL_ADDRESS.test(v)) throw new CliError(`${option} ${JSON.stringify(v)}: expected an e-mail address such as welcome@example.org`);
+  return v;
+}
+
+function ratePerSecond(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(n >= 0.001 && n <= 1000)) throw new CliError(`--email-rate ${JSON.stringify(value)}: expected messages per second from 0.001 to 1000`);
+  return n;
 }
 
 function addSettingsOptions(cmd: Command): Command {
@@ -53,7 +73,14 @@ function addSettingsOptions(cmd: Command): Command {
       integerIn(0, 365),
     )
     .option('--market-participant-id <mpid>', "the supplier's market participant id; must be a market_participant of the reference data")
-    .option('--no-market-participant-id', 'clear the market participant id');
+    .option('--no-market-participant-id', 'clear the market participant id')
+    .option('--email-from-name <name>', 'sender name of customer e-mails (also the brand the templates show); default the supplier code')
+    .option('--no-email-from-name', 'clear the sender name')
+    .option('--email-from-address <address>', 'sender address of customer e-mails (required to send them)')
+    .option('--no-email-from-address', 'clear the sender address')
+    .option('--email-reply-to <address>', 'Reply-To address of customer e-mails')
+    .option('--no-email-reply-to', 'clear the Reply-To address')
+    .option('--email-rate <per-second>', 'customer e-mails per second for this supplier, across all workers (default 2)', ratePerSecond);
 }
 
 async function toSettings(db: Knex, o: SettingsOptions): Promise<SupplierSettings> {
@@ -66,6 +93,16 @@ async function toSettings(db: Knex, o: SettingsOptions): Promise<SupplierSetting
   if (o.checkDocumentExistence !== undefined) s.checkDocumentExistence = o.checkDocumentExistence;
   if (o.sendCustomerEmails !== undefined) s.sendCustomerEmails = o.sendCustomerEmails;
   if (o.registrationLeadDays !== undefined) s.registrationLeadDays = o.registrationLeadDays;
+  if (o.emailFromName === false) s.emailFromName = null;
+  else if (o.emailFromName !== undefined) {
+    if (o.emailFromName.length > 128 || /[\r\n]/.test(o.emailFromName)) throw new CliError('--email-from-name: at most 128 characters on one line');
+    s.emailFromName = o.emailFromName;
+  }
+  const from = emailAddress('--email-from-address', o.emailFromAddress);
+  if (from !== undefined) s.emailFromAddress = from;
+  const replyTo = emailAddress('--email-reply-to', o.emailReplyTo);
+  if (replyTo !== undefined) s.emailReplyTo = replyTo;
+  if (o.emailRate !== undefined) s.emailRatePerSecond = o.emailRate;
   if (o.marketParticipantId === false) s.marketParticipantId = null;
   else if (o.marketParticipantId !== undefined) {
     const mpid = o.marketParticipantId;
@@ -90,6 +127,10 @@ export function supplierJson(s: ImportSupplier) {
     send_customer_emails: s.sendCustomerEmails,
     registration_lead_days: s.registrationLeadDays,
     market_participant_id: s.marketParticipantId,
+    email_from_name: s.emailFromName,
+    email_from_address: s.emailFromAddress,
+    email_reply_to: s.emailReplyTo,
+    email_rate_per_second: s.emailRatePerSecond,
     created_at: s.createdAt.toISOString(),
     modified_at: s.modifiedAt.toISOString(),
   };
@@ -104,6 +145,9 @@ function supplierDetails(s: ImportSupplier): string {
     ['send customer emails', s.sendCustomerEmails],
     ['registration lead days', s.registrationLeadDays],
     ['market participant id', s.marketParticipantId],
+    ['e-mail sender', s.emailFromAddress ? `${s.emailFromName ?? s.code} <${s.emailFromAddress}>` : null],
+    ['e-mail reply-to', s.emailReplyTo],
+    ['e-mail rate (per second)', s.emailRatePerSecond],
     ['created at', s.createdAt],
     ['modified at', s.modifiedAt],
   ]);
@@ -200,6 +244,7 @@ export function register(program: Command): void {
     [
       'data-import import-suppliers configure ACME_ENERGY --document-root /srv/documents/acme --check-document-existence',
       'data-import import-suppliers configure ACME_ENERGY --no-send-customer-emails --registration-lead-days 5',
+      'data-import import-suppliers configure ACME_ENERGY --send-customer-emails --email-from-name "Acme Energy" --email-from-address welcome@acme.example --email-reply-to help@acme.example --email-rate 5',
     ],
   ).action(async (code: string, opts: SettingsOptions) => {
     await withDb(async (db) => {

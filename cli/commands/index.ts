@@ -9,6 +9,7 @@ import * as generate from './generate';
 import * as migrate from './migrate';
 import * as events from './events';
 import * as maintenance from './maintenance';
+import * as emails from './emails';
 
 /** Each command module registers one group of subcommands on the program. */
 export type RegisterCommand = (program: Command) => void;
@@ -24,4 +25,5 @@ export const commandModules: RegisterCommand[] = [
   migrate.register,
   events.register,
   maintenance.register,
+  emails.register,
 ];

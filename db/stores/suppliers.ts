@@ -11,6 +11,11 @@ export interface ImportSupplier {
   sendCustomerEmails: boolean;
   registrationLeadDays: number;
   marketParticipantId: string | null;
+  /** Customer e-mails (docs/customer-emails.md): sender, reply-to, messages per second. */
+  emailFromName: string | null;
+  emailFromAddress: string | null;
+  emailReplyTo: string | null;
+  emailRatePerSecond: number;
   createdAt: Date;
   modifiedAt: Date;
 }
@@ -23,6 +28,10 @@ interface Row {
   send_customer_emails: boolean;
   registration_lead_days: number;
   market_participant_id: string | null;
+  email_from_name: string | null;
+  email_from_address: string | null;
+  email_reply_to: string | null;
+  email_rate_per_second: string | number;
   created_at: Date;
   modified_at: Date;
 }
@@ -35,6 +44,10 @@ const toModel = (r: Row): ImportSupplier => ({
   sendCustomerEmails: r.send_customer_emails,
   registrationLeadDays: r.registration_lead_days,
   marketParticipantId: r.market_participant_id,
+  emailFromName: r.email_from_name,
+  emailFromAddress: r.email_from_address,
+  emailReplyTo: r.email_reply_to,
+  emailRatePerSecond: Number(r.email_rate_per_second),
   createdAt: r.created_at,
   modifiedAt: r.modified_at,
 });
@@ -55,6 +68,10 @@ export interface SupplierSettings {
   sendCustomerEmails?: boolean;
   registrationLeadDays?: number;
   marketParticipantId?: string | null;
+  emailFromName?: string | null;
+  emailFromAddress?: string | null;
+  emailReplyTo?: string | null;
+  emailRatePerSecond?: number;
 }
 
 function toRow(s: SupplierSettings): Partial<Row> {
@@ -65,6 +82,10 @@ function toRow(s: SupplierSettings): Partial<Row> {
   if (s.sendCustomerEmails !== undefined) row.send_customer_emails = s.sendCustomerEmails;
   if (s.registrationLeadDays !== undefined) row.registration_lead_days = s.registrationLeadDays;
   if (s.marketParticipantId !== undefined) row.market_participant_id = s.marketParticipantId;
+  if (s.emailFromName !== undefined) row.email_from_name = s.emailFromName;
+  if (s.emailFromAddress !== undefined) row.email_from_address = s.emailFromAddress;
+  if (s.emailReplyTo !== undefined) row.email_reply_to = s.emailReplyTo;
+  if (s.emailRatePerSecond !== undefined) row.email_rate_per_second = s.emailRatePerSecond;
   return row;
 }
 

@@ -43,6 +43,13 @@ export const COMMS_EVENTS = [
     message_id: int(),
     template_code: str(),
     bounced_at: str(),
+  }, {
+    description:
+      'Communications and conversation events: comms.customer_email_bounced, payload v1. Published by the data-import service when a customer ' +
+      'e-mail of a migration gets a permanent SMTP answer (5xx to RCPT TO or DATA): message_id is the id of the e-mail (customer_email_queue.id, ' +
+      '`data-import emails list`), user_id the account user, template_code e.g. migration_welcome, bounced_at an ISO 8601 time. One event per ' +
+      'bounce: the same bounce recorded twice keeps its event id (docs/customer-emails.md).',
+    example: { account_number: 'A-0FFE3B2E', user_id: 1042, message_id: 7, template_code: 'migration_welcome', bounced_at: '2026-11-21T09:30:00.000Z' },
   }),
   entry('comms.push-notification.received-unregistered-or-expired-token', 'v1', { push_notification_binding_id: int() }),
   entry('messaging.push-notification.token-unregistered', 'v1', { token: str(), external_provider: str() }),

@@ -225,6 +225,31 @@ ensure_nats() { # force_local data_dir
   start_local_nats "$2/nats"
 }
 
+# --- Mail sink (customer e-mails) ---------------------------------------------------------------
+
+# Where SMTP_URL is unset: maildev (npm, devDependency) as the relay, with its web inbox; sets
+# SMTP_URL and MAIL_INBOX_URL. Reuses a sink already answering on the SMTP port.
+ensure_mail_sink() { # data_dir smtp_port web_port
+  local dir="$1/maildev"
+  if [[ -n "${SMTP_URL:-}" ]]; then
+    say "SMTP: using SMTP_URL"
+    MAIL_INBOX_URL="(the inbox of your relay's recipients)"
+    return
+  fi
+  SMTP_URL="smtp://127.0.0.1:$2"
+  MAIL_INBOX_URL="http://127.0.0.1:$3"
+  if port_open 127.0.0.1 "$2"; then
+    say "SMTP: a mail sink already answers on 127.0.0.1:$2 (inbox $MAIL_INBOX_URL)"
+    return
+  fi
+  mkdir -p "$dir"
+  node "$ROOT/node_modules/maildev/bin/maildev" --smtp "$2" --web "$3" --ip 127.0.0.1 --web-ip 127.0.0.1 \
+    --mail-directory "$dir" >"$dir/server.log" 2>&1 &
+  STARTED_PIDS+=("$!")
+  wait_for_port 127.0.0.1 "$2" 30 "maildev"
+  say "started the local mail sink (maildev): SMTP 127.0.0.1:$2, inbox $MAIL_INBOX_URL, mails in $dir"
+}
+
 # --- Temporal ----------------------------------------------------------------------------------
 
 SEARCH_ATTRIBUTE_FLAGS=(--search-attribute ImportSupplier=Keyword --search-attribute ExternalAccountNumber=Keyword --search-attribute ImportStatus=Keyword)

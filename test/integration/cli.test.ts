@@ -48,6 +48,10 @@ describe('data-import import-suppliers', () => {
       send_customer_emails: true,
       registration_lead_days: 3,
       market_participant_id: 'DEMO',
+      email_from_name: null,
+      email_from_address: null,
+      email_reply_to: null,
+      email_rate_per_second: 2,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       modified_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });

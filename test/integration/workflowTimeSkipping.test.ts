@@ -3,6 +3,7 @@ import { Worker, Runtime, DefaultLogger } from '@temporalio/worker';
 import { ApplicationFailure } from '@temporalio/common';
 import { accountImport, AccountImportInput, INFRASTRUCTURE_ERROR_CODE } from '../../workflows/accountImport';
 import type { ImportActivities, ImportRef } from '../../activities';
+import type { EmailActivities } from '../../emails/activities';
 
 /**
  * The workflow's own logic (timers, retry bounds, failure mapping) on the time-skipping test
@@ -13,7 +14,7 @@ const serverPath = process.env.TEMPORAL_TEST_SERVER_PATH ?? `${__dirname}/../../
 
 type Calls = { name: string; at: number; args: unknown }[];
 
-function fakeActivities(calls: Calls, env: () => TestWorkflowEnvironment, overrides: Partial<Record<keyof ImportActivities, (arg: never) => Promise<unknown>>> = {}) {
+function fakeActivities(calls: Calls, env: () => TestWorkflowEnvironment, overrides: Partial<Record<keyof ImportActivities | keyof EmailActivities, (arg: never) => Promise<unknown>>> = {}) {
   const record = (name: string, result: unknown) => async (arg: unknown) => {
     calls.push({ name, at: env().currentTimeMs ? Number(await env().currentTimeMs()) : Date.now(), args: arg });
     const o = (overrides as Record<string, (a: unknown) => Promise<unknown>>)[name];
@@ -29,6 +30,10 @@ function fakeActivities(calls: Calls, env: () => TestWorkflowEnvironment, overri
     cancelImport: record('cancelImport', { outcome: 'cancelled' }),
     postImport: record('postImport', undefined),
     recordPostImportError: record('recordPostImportError', undefined),
+    queueCustomerEmails: record('queueCustomerEmails', { queued: 0, skipped: 0 }),
+    deliverCustomerEmails: record('deliverCustomerEmails', { sent: 1, bounced: 0 }),
+    giveUpCustomerEmails: record('giveUpCustomerEmails', undefined),
+    finishPostImport: record('finishPostImport', { outcome: 'completed' }),
   };
 }
 
@@ -77,7 +82,7 @@ describe('accountImport workflow logic (time-skipping server)', () => {
     expect(outcome).toEqual({ status: 'PROCESSED', accountNumber: 'A-0000ABCD' });
     expect(calls[0]!.name).toBe('startImport');
     expect(calls[0]!.at).toBeGreaterThanOrEqual(start);
-    expect(calls.map((c) => c.name)).toEqual(['startImport', 'validateImport', 'createAccount', 'postImport']);
+    expect(calls.map((c) => c.name)).toEqual(['startImport', 'validateImport', 'createAccount', 'queueCustomerEmails', 'finishPostImport']);
   });
 
   it('retries an infrastructure failure ten times, then records ERRORED with the infrastructure code', async () => {
@@ -109,12 +114,47 @@ describe('accountImport workflow logic (time-skipping server)', () => {
   it('stays PROCESSED and records the follow-up failure when post-import fails', async () => {
     const calls: Calls = [];
     const outcome = await run({}, calls, {
-      postImport: async () => {
+      queueCustomerEmails: async () => {
         throw ApplicationFailure.create({ type: 'post_import_failed', message: 'mail queue down', nonRetryable: true });
       },
     });
     expect(outcome).toEqual({ status: 'PROCESSED', accountNumber: 'A-0000ABCD' });
     expect(calls.find((c) => c.name === 'recordPostImportError')!.args).toMatchObject({ code: 'post_import_failed', detail: 'mail queue down' });
+  });
+
+  it('retries customer e-mail delivery after temporary SMTP failures with backoff, then finishes post-import', async () => {
+    const calls: Calls = [];
+    let attempts = 0;
+    const outcome = await run({}, calls, {
+      queueCustomerEmails: async () => ({ queued: 2, skipped: 0 }),
+      deliverCustomerEmails: async () => {
+        if (++attempts < 3) throw ApplicationFailure.create({ type: 'customer_email_temporary_failure', message: '451' });
+        return { sent: 2, bounced: 0 };
+      },
+    });
+    expect(outcome).toEqual({ status: 'PROCESSED', accountNumber: 'A-0000ABCD' });
+    const delivers = calls.filter((c) => c.name === 'deliverCustomerEmails');
+    expect(delivers).toHaveLength(3);
+    // 2 s, then 4 s: the retry policy's backoff.
+    expect(delivers[1]!.at - delivers[0]!.at).toBeGreaterThanOrEqual(2000);
+    expect(delivers[2]!.at - delivers[1]!.at).toBeGreaterThanOrEqual(4000);
+    expect(calls.some((c) => c.name === 'giveUpCustomerEmails')).toBe(false);
+    expect(calls.at(-1)!.name).toBe('finishPostImport');
+  });
+
+  it('stays PROCESSED and marks the rest FAILED with the failure type when delivery cannot succeed', async () => {
+    const calls: Calls = [];
+    const outcome = await run({}, calls, {
+      queueCustomerEmails: async () => ({ queued: 1, skipped: 0 }),
+      deliverCustomerEmails: async () => {
+        throw ApplicationFailure.create({ type: 'customer_email_sender_not_configured', message: 'no sender', nonRetryable: true });
+      },
+      finishPostImport: async () => ({ outcome: 'error' }),
+    });
+    expect(outcome).toEqual({ status: 'PROCESSED', accountNumber: 'A-0000ABCD' });
+    expect(calls.filter((c) => c.name === 'deliverCustomerEmails')).toHaveLength(1);
+    expect(calls.find((c) => c.name === 'giveUpCustomerEmails')!.args).toMatchObject({ importProcessId: '1', run: 1, code: 'customer_email_sender_not_configured' });
+    expect(calls.at(-1)!.name).toBe('finishPostImport');
   });
 
   it('cancels when startImport reports the window already over', async () => {

@@ -10,6 +10,8 @@ import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../lib/validation';
 import { createWorker } from '../../worker/createWorker';
 import type { ImportRef } from '../../activities';
+import { createMailer } from '../../emails/mailer';
+import { loadConfig } from '../../lib/config';
 
 async function main() {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -26,7 +28,9 @@ async function main() {
     validator: databaseValidator({ db, cache }),
     subjectPrefix: env.SUBJECT_PREFIX!,
     log: pino({ level: 'silent' }),
-    wrapActivities: (a) => ({
+    mail: createMailer(loadConfig({ SMTP_URL: env.SMTP_URL, EMAIL_TEMPLATES_DIR: env.EMAIL_TEMPLATES_DIR }).email),
+    // CRASH_AT=never: an ordinary worker, for tests that kill it from outside (customer e-mails).
+    wrapActivities: env.CRASH_AT === 'never' ? undefined : (a) => ({
       ...a,
       createAccount: async (ref: ImportRef) => {
         const create = a.createAccount as (r: ImportRef) => Promise<unknown>;

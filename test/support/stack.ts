@@ -16,6 +16,7 @@ import type { AppDeps } from '../../api/deps';
 import { natsCheck, postgresCheck, temporalCheck } from '../../lib/readiness';
 import { createWorker, WorkerDeps } from '../../worker/createWorker';
 import { createSupplier } from '../../db/stores/suppliers';
+import { createMailer } from '../../emails/mailer';
 import { createTestDatabase, TestDatabase } from './db';
 import { TEST_NATS_URL, TEST_TEMPORAL_ADDRESS } from './env';
 
@@ -109,6 +110,7 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; conf
     taskQueue,
     async startWorker(wopts = {}) {
       const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
+      const mail = createMailer(config.email);
       stack.worker = await createWorker({
         connection: nativeConnection,
         namespace: config.temporal.namespace,
@@ -118,9 +120,13 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; conf
         subjectPrefix,
         log: silentLog,
         wrapActivities: wopts.wrapActivities,
+        mail,
       });
       const w = stack.worker;
-      stack.workerRun = w.run().finally(() => nativeConnection.close());
+      stack.workerRun = w.run().finally(() => {
+        mail.transport.close();
+        return nativeConnection.close();
+      });
     },
     async stopWorker() {
       if (stack.worker && stack.worker.getState() === 'RUNNING') stack.worker.shutdown();

@@ -1,0 +1,142 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import type { Knex } from 'knex';
+import type { Logger } from '../lib/logger';
+import type { ImportRef } from '../activities';
+import { getProcessById, ImportProcess } from '../db/stores/importProcesses';
+import { getSupplier } from '../db/stores/suppliers';
+import { findAccountByExternal } from '../db/stores/accountStore';
+import { enqueueEvents } from '../events/outbox';
+import { postImportCompletedEvent, postImportErrorEvent } from '../activities/importEvents';
+import { countEmailsByStatus, failQueued, queueEmails } from './store';
+import { deliverAccountEmails, SenderNotConfiguredError } from './delivery';
+import type { MailTransport } from './transport';
+import type { TemplateRenderer } from './templates';
+
+/** Stable failure types of the e-mail steps (post_import.error's error_code). */
+export const EMAIL_FAILURE = {
+  superseded: 'import_process_superseded',
+  senderNotConfigured: 'customer_email_sender_not_configured',
+  relayNotConfigured: 'customer_email_relay_not_configured',
+  temporary: 'customer_email_temporary_failure',
+  deliveryFailed: 'customer_email_delivery_failed',
+} as const;
+
+export const WELCOME_TEMPLATE = 'migration_welcome';
+
+export interface EmailActivityDeps {
+  db: Knex;
+  subjectPrefix: string;
+  log: Logger;
+  /** The relay and the templates; a worker without them fails delivery with a stable code. */
+  mail?: { transport: MailTransport; renderer: TemplateRenderer };
+  now?: () => Date;
+}
+
+async function lockProcessed(trx: Knex, ref: ImportRef): Promise<ImportProcess & { krakenIdentifier: string }> {
+  const p = await getProcessById(trx, ref.importProcessId, { forUpdate: true });
+  if (!p || p.run !== ref.run) {
+    throw ApplicationFailure.create({ type: EMAIL_FAILURE.superseded, message: 'A newer run of this import exists; this run stops.', nonRetryable: true });
+  }
+  if (!p.krakenIdentifier) throw new Error('post-import found no account number on a PROCESSED import');
+  return p as ImportProcess & { krakenIdentifier: string };
+}
+
+const scopeOf = (p: ImportProcess, at: Date) => ({ workflowId: p.workflowId, run: p.run, externalAccountNumber: p.externalAccountNumber, at });
+
+/**
+ * Post-import customer e-mails (docs/customer-emails.md). The workflow calls, in order:
+ * queueCustomerEmails (local), deliverCustomerEmails (a regular activity: heartbeats, retries on
+ * temporary SMTP answers), giveUpCustomerEmails when its retries run out, then finishPostImport,
+ * which writes post_import.completed or post_import.error from what PostgreSQL recorded.
+ * The import stays PROCESSED throughout: only its current_step and these events change.
+ */
+export function createEmailActivities(deps: EmailActivityDeps) {
+  const { db, log } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    /** One row per customer: QUEUED, or SKIPPED without an address. Returns what is left to send. */
+    async queueCustomerEmails(ref: ImportRef): Promise<{ queued: number; skipped: number }> {
+      return db.transaction(async (trx) => {
+        const p = await lockProcessed(trx, ref);
+        if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return { queued: 0, skipped: 0 };
+        const supplier = await getSupplier(trx, p.importSupplier);
+        if (supplier?.sendCustomerEmails) {
+          const account = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
+          if (!account) throw new Error('post-import found no account for a PROCESSED import');
+          await queueEmails(trx, {
+            importSupplier: p.importSupplier,
+            externalAccountNumber: p.externalAccountNumber,
+            accountNumber: account.accountNumber,
+            template: WELCOME_TEMPLATE,
+            domain: supplier.emailFromAddress?.split('@')[1] ?? 'data-import.invalid',
+            users: account.users,
+          });
+          await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: 'sending_customer_emails' });
+        }
+        const counts = await countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier });
+        return { queued: counts.QUEUED, skipped: counts.SKIPPED };
+      });
+    },
+
+    /** Sends what is QUEUED; throws (retryably) while any e-mail got a temporary answer. */
+    async deliverCustomerEmails(ref: ImportRef): Promise<{ sent: number; bounced: number }> {
+      if (!deps.mail) {
+        throw ApplicationFailure.create({ type: EMAIL_FAILURE.relayNotConfigured, message: 'This worker has no mail relay configured.', nonRetryable: true });
+      }
+      const p = await getProcessById(db, ref.importProcessId);
+      if (!p?.krakenIdentifier) throw new Error('customer e-mail delivery found no account number');
+      const ctx = Context.current();
+      try {
+        const r = await deliverAccountEmails(
+          { db, subjectPrefix: deps.subjectPrefix, log, now, transport: deps.mail.transport, renderer: deps.mail.renderer, heartbeat: () => ctx.heartbeat(), sleep: (ms) => ctx.sleep(ms) },
+          p.krakenIdentifier,
+        );
+        if (r.deferred > 0) {
+          throw ApplicationFailure.create({
+            type: EMAIL_FAILURE.temporary,
+            // Codes only: the relay's answer may name the recipient, which stays out of histories and logs.
+            message: `${r.deferred} customer e-mail(s) got a temporary SMTP answer (last code ${r.lastDeferredCode ?? 'none: not reached'}); retrying`,
+          });
+        }
+        return { sent: r.sent, bounced: r.bounced };
+      } catch (err) {
+        if (err instanceof SenderNotConfiguredError) {
+          throw ApplicationFailure.create({ type: EMAIL_FAILURE.senderNotConfigured, message: err.message, nonRetryable: true });
+        }
+        throw err;
+      }
+    },
+
+    /** Retries ran out (or a permanent configuration error): what is still QUEUED becomes FAILED. */
+    async giveUpCustomerEmails(input: ImportRef & { code: string }): Promise<void> {
+      await db.transaction(async (trx) => {
+        const p = await lockProcessed(trx, input);
+        const n = await failQueued(trx, { accountNumber: p.krakenIdentifier }, now());
+        log.warn({ importSupplier: p.importSupplier, accountNumber: p.krakenIdentifier, failed: n, code: input.code }, 'customer e-mails failed');
+      });
+    },
+
+    /** post_import.completed, or post_import.error when any e-mail FAILED; the import stays PROCESSED. */
+    async finishPostImport(ref: ImportRef): Promise<{ outcome: 'completed' | 'error' }> {
+      return db.transaction(async (trx) => {
+        const p = await lockProcessed(trx, ref);
+        const counts = await countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier });
+        const failed = counts.FAILED > 0;
+        if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return { outcome: p.currentStep === 'done' ? 'completed' : 'error' };
+        const at = now();
+        const total = counts.SENT + counts.BOUNCED + counts.FAILED;
+        const event = failed
+          ? postImportErrorEvent(scopeOf(p, at), EMAIL_FAILURE.deliveryFailed, `${counts.FAILED} of ${total} customer e-mails could not be delivered (${counts.SENT} sent, ${counts.BOUNCED} bounced); see data-import emails list --account ${p.krakenIdentifier}`)
+          : postImportCompletedEvent(scopeOf(p, at), p.krakenIdentifier);
+        await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: failed ? 'post_import_failed' : 'done' });
+        await enqueueEvents(trx, deps.subjectPrefix, [event]);
+        log.info({ importSupplier: p.importSupplier, accountNumber: p.krakenIdentifier, ...counts }, 'post-import finished');
+        return { outcome: failed ? ('error' as const) : ('completed' as const) };
+      });
+    },
+  };
+}
+
+export type EmailActivities = ReturnType<typeof createEmailActivities>;

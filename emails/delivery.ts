@@ -1,0 +1,183 @@
+import type { Knex } from 'knex';
+import type { Logger } from '../lib/logger';
+import { loadAccount } from '../db/stores/accountStore';
+import type { Account } from '../account/schema';
+import { getSupplier, ImportSupplier } from '../db/stores/suppliers';
+import { enqueueEvents } from '../events/outbox';
+import { CustomerEmail, getEmail, listEmails, recordAttempt } from './store';
+import { classifySmtpError, MailTransport } from './transport';
+import { reserveSendingSlot } from './rate';
+import { RenderedMail, TemplateCode, TemplateContext, TemplateRenderer } from './templates';
+import { bouncedEvent } from './events';
+
+export interface DeliveryDeps {
+  db: Knex;
+  transport: MailTransport;
+  renderer: TemplateRenderer;
+  subjectPrefix: string;
+  log: Logger;
+  now?: () => Date;
+  /** Called while waiting and sending, so a Temporal activity keeps heartbeating. */
+  heartbeat?: () => void;
+  /** Waits (cancellably, in an activity). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface DeliveryResult {
+  sent: number;
+  bounced: number;
+  /** Answered 4xx / not reached: still QUEUED, to be retried. */
+  deferred: number;
+  /** The last temporary answer's SMTP code (no addresses: safe to put in a failure message). */
+  lastDeferredCode: number | null;
+}
+
+/** The sender is not configured: nothing can be sent until an operator sets it. */
+export class SenderNotConfiguredError extends Error {
+  constructor(readonly importSupplier: string) {
+    super(`import supplier ${importSupplier} has no sender address (data-import import-suppliers configure ${importSupplier} --email-from-address ...)`);
+    this.name = 'SenderNotConfiguredError';
+  }
+}
+
+/** The least lateness tolerated at high rates, where one interval is shorter than a timer's jitter. */
+const LATE_TOLERANCE_MIN_MS = 200;
+
+const SUPPLY_TYPE = { ELECTRICITY: 'Electricity', GAS: 'Gas' } as Record<string, string>;
+
+/** The parts of the template context every customer of the account shares. */
+function accountContext(supplier: ImportSupplier, accountNumber: string, account: Account): Omit<TemplateContext, 'customer'> {
+  const addresses = (account as unknown as { supply_addresses?: Record<string, unknown>[] }).supply_addresses ?? [];
+  return {
+    supplier: { code: supplier.code, name: supplier.emailFromName ?? supplier.code, replyTo: supplier.emailReplyTo },
+    account: { number: accountNumber, externalNumber: String((account as unknown as { external_account_number: string }).external_account_number) },
+    supplyAddresses: addresses.map((a) => ({
+      lines: [1, 2, 3, 4, 5].map((i) => String(a[`supply_address${i}`] ?? '')).filter((l) => l !== '').concat(a.supply_postcode ? [String(a.supply_postcode)] : []),
+      postcode: String(a.supply_postcode ?? ''),
+      meterPoints: ((a.meter_points as Record<string, unknown>[] | undefined) ?? []).map((m) => {
+        const agreements = (m.agreements as { tariff_code: string; effective_from: string }[] | undefined) ?? [];
+        const current = [...agreements].sort((x, y) => x.effective_from.localeCompare(y.effective_from)).at(-1);
+        return { supplyType: SUPPLY_TYPE[String(m.supply_type)] ?? String(m.supply_type), identifier: String(m.identifier), tariff: current?.tariff_code ?? '' };
+      }),
+    })),
+  };
+}
+
+async function customerContext(db: Knex, userNumber: string): Promise<TemplateContext['customer']> {
+  const u = (await db('account_users').where({ user_number: userNumber }).first(['given_name', 'family_name', 'title', 'salutation'])) as
+    | { given_name: string | null; family_name: string | null; title: string | null; salutation: string | null }
+    | undefined;
+  const given = u?.given_name ?? '';
+  const family = u?.family_name ?? '';
+  const fullName = [u?.title, given, family].filter((x) => x).join(' ');
+  return { title: u?.title ?? '', givenName: given, familyName: family, fullName, salutation: u?.salutation || `Dear ${fullName || 'customer'}` };
+}
+
+/** The rendered e-mail of one queued row (also what `data-import emails preview` prints). */
+export async function renderEmail(db: Knex, renderer: TemplateRenderer, supplier: ImportSupplier, email: Pick<CustomerEmail, 'accountNumber' | 'userNumber' | 'template'>): Promise<RenderedMail> {
+  const account = await loadAccount(db, email.accountNumber);
+  if (!account) throw new Error(`account ${email.accountNumber} not found`);
+  const context: TemplateContext = { ...accountContext(supplier, email.accountNumber, account), customer: await customerContext(db, email.userNumber) };
+  return renderer.render(supplier.code, email.template as TemplateCode, context);
+}
+
+export function senderOf(s: ImportSupplier): { name: string; address: string } {
+  if (!s.emailFromAddress) throw new SenderNotConfiguredError(s.code);
+  return { name: s.emailFromName ?? s.code, address: s.emailFromAddress };
+}
+
+/**
+ * Sends the QUEUED e-mails of one account, one at a time at the supplier's rate. Each e-mail is
+ * sent inside a transaction that holds its row lock, and its outcome (SENT, BOUNCED with the
+ * bounce event in the outbox, or still QUEUED with the 4xx answer and one more attempt) is
+ * committed by that same transaction:
+ * - an e-mail recorded SENT or BOUNCED is never sent again (the row is re-read under the lock);
+ * - a sender that dies mid-send leaves the row QUEUED (the transaction rolls back when its
+ *   connection drops) and the retry sends it again — with the same Message-ID;
+ * - two executions of the same activity (a retry while a stuck one lingers) wait on the lock and
+ *   the second finds the e-mail done.
+ */
+export async function deliverAccountEmails(d: DeliveryDeps, accountNumber: string): Promise<DeliveryResult> {
+  const now = d.now ?? (() => new Date());
+  const sleep = d.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const result: DeliveryResult = { sent: 0, bounced: 0, deferred: 0, lastDeferredCode: null };
+  const queued = await listEmails(d.db, { accountNumber, status: 'QUEUED' }, 1000);
+  if (queued.length === 0) return result;
+  const supplier = await getSupplier(d.db, queued[0]!.importSupplier ?? '');
+  if (!supplier) throw new Error(`import supplier of account ${accountNumber} not found`);
+  const from = senderOf(supplier);
+  const account = await loadAccount(d.db, accountNumber);
+  if (!account) throw new Error(`account ${accountNumber} not found`);
+  const shared = accountContext(supplier, accountNumber, account);
+  const log = d.log.child({ importSupplier: supplier.code, accountNumber });
+
+  // How late a send may start after its slot. A busy worker (event loop held by an import) wakes
+  // late; several late senders would then reach the relay together, so one that is later than
+  // this takes a new slot instead: every SMTP send starts within [slot, slot + tolerance).
+  const toleranceMs = Math.max(1000 / supplier.emailRatePerSecond, LATE_TOLERANCE_MIN_MS);
+  const waitForSlot = async (): Promise<number> => {
+    // Pace first, outside any transaction: the wait can be long and holds no lock.
+    let wait = await reserveSendingSlot(d.db, supplier.code, supplier.emailRatePerSecond);
+    const slotAt = Date.now() + wait;
+    while (wait > 0) {
+      d.heartbeat?.();
+      const step = Math.min(wait, 2000);
+      await sleep(step);
+      wait -= step;
+    }
+    d.heartbeat?.();
+    return slotAt;
+  };
+
+  for (const e of queued) {
+    let slotAt = await waitForSlot();
+    const beat = d.heartbeat ? setInterval(d.heartbeat, 2000) : undefined;
+    try {
+      for (let sent = false; !sent; ) {
+        sent = await d.db.transaction(async (trx) => {
+          const row = await getEmail(trx, e.id, { forUpdate: true });
+          if (!row || row.status !== 'QUEUED' || !row.email) return true;
+          const mail = d.renderer.render(supplier.code, row.template as TemplateCode, { ...shared, customer: await customerContext(trx, row.userNumber) });
+          if (Date.now() - slotAt > toleranceMs) return false;
+          let answer: string;
+          try {
+            const info = (await d.transport.sendMail({
+              from,
+              to: row.email,
+              replyTo: supplier.emailReplyTo ?? undefined,
+              messageId: row.messageId ?? undefined,
+              subject: mail.subject,
+              html: mail.html,
+              text: mail.text,
+              headers: { 'X-Data-Import-Template': row.template },
+            })) as { response?: string };
+            answer = info.response ?? '250 OK';
+          } catch (err) {
+            const v = classifySmtpError(err);
+            const at = now();
+            if (v.kind === 'bounce') {
+              const updated = await recordAttempt(trx, row.id, { status: 'BOUNCED', response: v.response }, at);
+              await enqueueEvents(trx, d.subjectPrefix, [bouncedEvent(updated, at)]);
+              result.bounced++;
+              log.warn({ emailId: row.id, smtpCode: v.code }, 'customer e-mail bounced');
+            } else {
+              await recordAttempt(trx, row.id, { status: 'QUEUED', response: v.response }, at);
+              result.deferred++;
+              result.lastDeferredCode = v.code;
+              log.warn({ emailId: row.id, smtpCode: v.code }, 'customer e-mail deferred: temporary SMTP failure');
+            }
+            return true;
+          }
+          await recordAttempt(trx, row.id, { status: 'SENT', response: answer }, now());
+          result.sent++;
+          log.info({ emailId: row.id, template: row.template }, 'customer e-mail sent');
+          return true;
+        });
+        if (!sent) slotAt = await waitForSlot();
+      }
+    } finally {
+      if (beat) clearInterval(beat);
+    }
+  }
+  return result;
+}
