@@ -50,6 +50,8 @@ interface ScenarioResult {
   scenario: Scenario;
   accounts: number;
   faults: Fault[];
+  /** faults asked for; fewer are injected when the book finishes first */
+  planned: number;
   migrateSeconds: number;
   quietSeconds: number;
   problems: string[];
@@ -216,6 +218,7 @@ async function main(): Promise<number> {
       ).finally(() => (migrating = false));
 
       const faults: Fault[] = [];
+      const planned = { worker: o.workerKills, api: o.apiKills, nats: 1, postgres: o.pgRestarts }[scenario];
       const inject = async (what: string, act: () => Promise<number | null>) => {
         const at = Date.now() - t0;
         const recoveredMs = await act();
@@ -225,9 +228,9 @@ async function main(): Promise<number> {
       // Faults land at random moments while the book is under way: first after some accounts are in.
       const injector = (async () => {
         while (migrating && (await processed(prefix).catch(() => 0)) < Math.min(3, exts.length)) await sleep(100);
-        const count = { worker: o.workerKills, api: o.apiKills, nats: 1, postgres: o.pgRestarts }[scenario];
+        const count = planned;
         for (let i = 0; i < count && migrating; i++) {
-          await sleep(200 + random() * 2500);
+          await sleep(100 + random() * 1200);
           if (!migrating) break;
           if (scenario === 'worker' || scenario === 'api') {
             const name = scenario === 'api' ? 'api-1' : `worker-${1 + Math.floor(random() * o.workers)}`;
@@ -277,7 +280,7 @@ async function main(): Promise<number> {
       const quietSeconds = (Date.now() - q0) / 1000;
       const check = await checkBook({ db, temporal, nc, stream: env.EVENTS_STREAM!, subjectPrefix: env.EVENTS_SUBJECT_PREFIX!, supplier: SUPPLIER, exts, clientStatus });
       if (m.code !== 0) check.problems.unshift(`migrate exited with ${m.code}`);
-      results.push({ scenario, accounts: exts.length, faults, migrateSeconds, quietSeconds, problems: check.problems });
+      results.push({ scenario, accounts: exts.length, faults, planned, migrateSeconds, quietSeconds, problems: check.problems });
       say(`${scenario}: ${check.problems.length === 0 ? 'every invariant holds' : `${check.problems.length} problem(s)`}`);
       for (const p of check.problems.slice(0, 20)) say(`  ${p}`);
     }
@@ -296,7 +299,7 @@ async function main(): Promise<number> {
     '| --- | ---: | ---: | --- | ---: | ---: | ---: |',
     ...results.map((r) => {
       const rec = r.faults.map((f) => (f.recoveredMs === null ? '—' : (f.recoveredMs / 1000).toFixed(1))).join(', ') || '—';
-      return `| ${r.scenario} | ${r.accounts} | ${r.faults.length} | ${rec} | ${r.migrateSeconds.toFixed(1)} | ${r.quietSeconds.toFixed(1)} | ${r.problems.length} |`;
+      return `| ${r.scenario} | ${r.accounts} | ${r.faults.length} of ${r.planned} | ${rec} | ${r.migrateSeconds.toFixed(1)} | ${r.quietSeconds.toFixed(1)} | ${r.problems.length} |`;
     }),
     '',
     `seed ${o.seed}; supervisor restarts ${restarts}`,
