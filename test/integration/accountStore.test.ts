@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { OWNED_TABLES } from '../../db/stores/accountColumns';
+import { OWNED_TABLES } from '../../db/stores/accountTables';
 import {
   ACCOUNT_EXTERNAL_KEY,
   deleteAccount,
