@@ -112,12 +112,15 @@ export function accountFromRows(account: Row, rows: LoadedRows, references: Row[
   const assemble = (layout: TableLayout, row: Row): Row => {
     const out: Row = {};
     for (const c of layout.columns) {
-      if (c.field && row[c.name] !== undefined) setField(out, c.field, row[c.name]);
+      const v = row[c.name];
+      if (v === undefined) continue;
+      if (c.key !== null) out[c.key] = v;
+      else if (c.field) setField(out, c.field, v);
     }
     for (const child of layout.children) {
       const childLayout = LAYOUT[child];
       const all = byParent.get(child)!.get(row.id as number) ?? [];
-      for (const [split, path] of childLayout.sources) {
+      for (const { split, path } of childLayout.sources) {
         const mine = split === null ? all : all.filter((r) => r[childLayout.splitColumn!] === split);
         if (childLayout.one) {
           if (mine[0]) out[path] = assemble(childLayout, mine[0]);

@@ -12,6 +12,8 @@ export interface LayoutColumn {
   type: ColumnType;
   /** The payload field's path, split at dots; null: computed, not read back. */
   field: readonly string[] | null;
+  /** The field's name when it is a direct property of the table's object (the common case). */
+  key: string | null;
   write?: (c: WriteContext) => unknown;
   notNull: boolean;
 }
@@ -28,8 +30,8 @@ export interface TableLayout {
   ordered: boolean;
   one: boolean;
   required: boolean;
-  /** Where its rows come from in the parent's object: [value of the split column or null, path]. */
-  sources: readonly (readonly [string | null, string])[];
+  /** Where its rows come from in the parent's object (split: the split column's value, or null). */
+  sources: readonly { split: string | null; path: string }[];
   splitColumn: string | null;
   columns: readonly LayoutColumn[];
   /** Every column the store writes, with its cast type: the UNNEST insert's columns. */
@@ -63,7 +65,9 @@ function layoutOf(table: AccountTable): TableLayout {
   const columns: LayoutColumn[] = Object.entries(spec.columns).map(([name, def]) => {
     const c = typeof def === 'string' ? { type: def } : def;
     const field = c.field ?? (c.write ? null : name);
-    return { name, type: c.type, field: field === null ? null : field.split('.'), write: c.write, notNull: c.notNull === true };
+    const path = field === null ? null : field.split('.');
+    const key = path?.length === 1 ? path[0]! : null;
+    return { name, type: c.type, field: path, key, write: c.write, notNull: c.notNull === true };
   });
   for (const c of columns) {
     pg[c.name] = c.type === 'decimal' ? 'numeric' : c.type;
@@ -82,7 +86,9 @@ function layoutOf(table: AccountTable): TableLayout {
     ordered,
     one: spec.one === true,
     required: spec.required === true,
-    sources: spec.split ? Object.entries(spec.split.paths) : [[null, spec.path ?? '']],
+    sources: spec.split
+      ? Object.entries(spec.split.paths).map(([split, path]) => ({ split, path }))
+      : [{ split: null, path: spec.path ?? '' }],
     splitColumn,
     columns,
     pg,

@@ -41,7 +41,7 @@ export function planAccountRows(input: PlanInput): AccountRows {
     if (layout.ordered) row.position = index;
     if (layout.splitColumn) row[layout.splitColumn] = split;
     for (const c of layout.columns) {
-      const v = c.write ? c.write({ input, item, index, siblings }) : fieldValue(item, c.field!);
+      const v = c.key !== null ? item[c.key] : c.write ? c.write({ input, item, index, siblings }) : fieldValue(item, c.field!);
       if (c.type !== 'decimal') {
         row[c.name] = v;
       } else if (v === undefined || v === null) {
@@ -53,17 +53,17 @@ export function planAccountRows(input: PlanInput): AccountRows {
       }
     }
     list.push(row);
-    visit(layout, item, row.id as number);
+    if (layout.children.length > 0) visit(layout, item, row.id as number);
   };
 
   const visit = (parent: TableLayout, object: Row, parentId: number) => {
     for (const child of parent.children) {
       const layout = LAYOUT[child];
-      for (const [split, path] of layout.sources) {
+      for (const { split, path } of layout.sources) {
         const value = object[path] as Row | Row[] | undefined;
         if (value === undefined || value === null) continue;
         if (layout.one) add(layout, value as Row, 0, [], parentId, split);
-        else (value as Row[]).forEach((item, i, all) => add(layout, item, i, all, parentId, split));
+        else for (let i = 0; i < (value as Row[]).length; i++) add(layout, (value as Row[])[i]!, i, value as Row[], parentId, split);
       }
     }
   };

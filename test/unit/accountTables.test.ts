@@ -13,7 +13,7 @@ function describedFields(layout: TableLayout, path: string, out: string[]): stri
   for (const c of layout.columns) if (c.field) out.push(`${path}.${c.field.join('.')}`);
   for (const child of layout.children) {
     const childLayout = LAYOUT[child];
-    for (const [, source] of childLayout.sources) {
+    for (const { path: source } of childLayout.sources) {
       describedFields(childLayout, `${path}.${source}${childLayout.one ? '' : '[]'}`, out);
     }
   }
