@@ -16,6 +16,8 @@ export interface LayoutColumn {
   key: string | null;
   write?: (c: WriteContext) => unknown;
   notNull: boolean;
+  /** A decimal's `<name>_text` column. */
+  textName: string | null;
 }
 
 export interface TableLayout {
@@ -67,14 +69,15 @@ function layoutOf(table: AccountTable): TableLayout {
     const field = c.field ?? (c.write ? null : name);
     const path = field === null ? null : field.split('.');
     const key = path?.length === 1 ? path[0]! : null;
-    return { name, type: c.type, field: path, key, write: c.write, notNull: c.notNull === true };
+    const textName = c.type === 'decimal' ? `${name}_text` : null;
+    return { name, type: c.type, field: path, key, write: c.write, notNull: c.notNull === true, textName };
   });
   for (const c of columns) {
     pg[c.name] = c.type === 'decimal' ? 'numeric' : c.type;
     notNull[c.name] = c.notNull;
-    if (c.type === 'decimal') {
-      pg[`${c.name}_text`] = 'text';
-      notNull[`${c.name}_text`] = false;
+    if (c.textName) {
+      pg[c.textName] = 'text';
+      notNull[c.textName] = false;
     }
   }
 

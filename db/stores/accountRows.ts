@@ -41,15 +41,15 @@ export function planAccountRows(input: PlanInput): AccountRows {
     if (layout.ordered) row.position = index;
     if (layout.splitColumn) row[layout.splitColumn] = split;
     for (const c of layout.columns) {
-      const v = c.key !== null ? item[c.key] : c.write ? c.write({ input, item, index, siblings }) : fieldValue(item, c.field!);
+      const v = c.write ? c.write({ input, item, index, siblings }) : c.key !== null ? item[c.key] : fieldValue(item, c.field!);
       if (c.type !== 'decimal') {
         row[c.name] = v;
       } else if (v === undefined || v === null) {
         row[c.name] = null;
-        row[`${c.name}_text`] = null;
+        row[c.textName!] = null;
       } else {
         row[c.name] = v;
-        row[`${c.name}_text`] = isCanonicalDecimal(v as string) ? null : v;
+        row[c.textName!] = isCanonicalDecimal(v as string) ? null : v;
       }
     }
     list.push(row);
