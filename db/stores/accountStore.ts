@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { ACCOUNT_TABLE_COLUMNS, type AccountTable, OWNED_TABLES, PARENT_OF } from './accountColumns';
-import { accountFromRows, createdFromRows, fromDb, type CreatedAccount, type LoadedRows } from './accountAssemble';
+import { accountFromRows, createdFromRows, type CreatedAccount, type LoadedRows } from './accountAssemble';
+import { fromDb, LAYOUT } from './accountLayout';
 import { planAccountRows } from './accountRows';
+import { type AccountTable, OWNED_TABLES } from './accountTables';
 import type { Account } from './accountTypes';
 import { allocatedIds, allocationSql, insertTablesWithUnnest, unnestInsertSql } from './unnestInsert';
 
@@ -73,7 +74,7 @@ export async function insertAccount(db: Knex, input: InsertAccountInput): Promis
 
   const counts: Record<string, number> = {};
   for (const table of OWNED_TABLES) counts[table] = planned[table]?.length ?? 0;
-  const { id: _localId, ...accountColumns } = ACCOUNT_TABLE_COLUMNS.accounts;
+  const { id: _localId, ...accountColumns } = LAYOUT.accounts.pg;
   const accountInsert = unnestInsertSql({ table: 'accounts', columns: accountColumns, rows: planned.accounts });
   const allocation = allocationSql(counts);
   const first = await db.raw(
@@ -104,12 +105,12 @@ export async function insertAccount(db: Knex, input: InsertAccountInput): Promis
   planned.accounts[0]!.id = accountId;
   for (const table of OWNED_TABLES) {
     const tableIds = ids[table]!;
+    const { parentTable, parentColumn } = LAYOUT[table];
+    const parentIds = parentTable === 'accounts' ? null : ids[parentTable!]!;
     for (const r of planned[table] ?? []) {
       r.id = tableIds[r.id as number];
       r.account_id = accountId;
-      for (const [column, parentTable] of Object.entries(PARENT_OF)) {
-        if (column in r) r[column] = ids[parentTable]![r[column] as number];
-      }
+      if (parentIds) r[parentColumn!] = parentIds[r[parentColumn!] as number];
     }
   }
 
@@ -117,7 +118,7 @@ export async function insertAccount(db: Knex, input: InsertAccountInput): Promis
     db,
     [...OWNED_TABLES, 'account_references' as const].map((table) => ({
       table,
-      columns: ACCOUNT_TABLE_COLUMNS[table],
+      columns: LAYOUT[table].pg,
       rows: planned[table] ?? [],
     })),
   );
@@ -171,7 +172,7 @@ export async function loadAccount(db: Knex, accountNumber: string): Promise<Acco
   const references = (await db('account_references')
     .where({ import_supplier: row.import_supplier, external_account_number: row.external_account_number })
     .orderBy('id')) as Record<string, unknown>[];
-  return accountFromRows(row, rows, references);
+  return accountFromRows(row, rows, references.map((r) => fromDb('account_references', r)));
 }
 
 /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { OWNED_TABLES } from '../../db/stores/accountColumns';
+import { OWNED_TABLES } from '../../db/stores/accountTables';
 import {
   ACCOUNT_EXTERNAL_KEY,
   deleteAccount,
@@ -11,6 +11,8 @@ import {
   newAccountNumber,
   type Account,
 } from '../../db/stores/accountStore';
+import { AccountSchema } from '../../account/schema';
+import { dataFields, schemaFields } from '../support/accountFields';
 import { createTestDatabase, TestDatabase } from '../support/db';
 
 const EXAMPLE_PATH = path.join(__dirname, '../../../shared/examples/account-dual-fuel.json');
@@ -78,6 +80,56 @@ describe('account store', () => {
       await t.db.transaction((trx) => insert(trx, account, accountNumber));
       expect(await loadAccount(t.db, accountNumber)).toEqual(account);
     }
+  });
+
+  it('reads back every field of the Account schema, the example\'s and those it leaves out', async () => {
+    const account = { ...variant('LEGACY-EVERY-FIELD'), unknown_occupier: false, operations_team_name: 'Migration Team B' };
+    const address = account.supply_addresses[0]!;
+    address.property_administrators = [
+      {
+        given_name: 'Nuala',
+        family_name: 'Kearney',
+        email: 'nuala@example.org',
+        mobile: '+447700900111',
+        landline: '+442890000111',
+        date_of_birth: '1961-04-02',
+        title: 'Ms',
+        salutation: 'Dear Ms Kearney',
+      },
+      { given_name: '', family_name: 'Lettings Ltd' },
+    ];
+    address.meter_points[0]!.agreements![0]!.effective_to = '2026-12-31';
+    address.meter_points[1]!.meters[0]!.prepay_details = {
+      debt_balance: '012.50',
+      credit_balance: '3.20',
+      transfer_vend_read_date: '2026-10-30',
+      gas_debt_repayment_options: { weekly_min: '2.00', weekly_max: '+7.5' },
+    };
+    address.meter_points[0]!.meters[0]!.prepay_details = { credit_balance: '0' };
+    Object.assign(account.payment_schedules![0]!, {
+      is_debt_repayment_plan: true,
+      debt_repayment_element: '4.00',
+      debt_repayment_end_date: '2027-06-01',
+    });
+    account.dunning_path = { path_name: 'standard-domestic', start_date: '2026-11-01' };
+    account.debts = [
+      {
+        agency_name: 'Collect & Co',
+        start_date: '2025-02-01',
+        is_insolvent: false,
+        aged_debt: [
+          { debt_amount: '120.00', due_date: '2025-01-01' },
+          { debt_amount: '-0.0', due_date: '2025-02-01' },
+        ],
+      },
+      {},
+    ];
+    const missing = schemaFields(AccountSchema).filter((f) => !dataFields(account).has(f));
+    expect(missing).toEqual([]);
+
+    const accountNumber = newAccountNumber();
+    await t.db.transaction((trx) => insert(trx, account, accountNumber));
+    expect(await loadAccount(t.db, accountNumber)).toEqual(account);
   });
 
   it('returns the ids and numbers the import events need', async () => {

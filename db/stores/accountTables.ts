@@ -1,0 +1,300 @@
+import type { TableSpec, WriteContext } from './accountTableSpec';
+
+export type { ColumnType, PlanInput, Row, WriteContext } from './accountTableSpec';
+
+/**
+ * The Account's storage, described once: each table, the payload objects its rows come from, its
+ * parent, and its columns with the payload field each one holds. planAccountRows (accountRows.ts)
+ * derives the rows to insert from it, accountFromRows (accountAssemble.ts) the Account read back.
+ * The tables themselves are made by the explicit migrations (0002 for account_references, 0003,
+ * 0009); test/integration/accountTables.test.ts holds the migrated database to this description.
+ *
+ * Adding a payload field: account/schema.ts, a migration, and one column line here.
+ */
+
+const PERSON = {
+  given_name: 'text',
+  family_name: 'text',
+  email: 'text',
+  mobile: 'text',
+  landline: 'text',
+  date_of_birth: 'date',
+  title: 'text',
+  salutation: 'text',
+} as const;
+
+const READING = { register_id: 'text', reading_date: 'date', reading_value: 'decimal', reading_type: 'text' } as const;
+
+function addressLines(prefix: string, from: number): Record<string, 'text'> {
+  const lines: Record<string, 'text'> = {};
+  for (let i = from; i <= 5; i++) lines[`${prefix}${i}`] = 'text';
+  return lines;
+}
+
+function dayAfter(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * valid_to (exclusive) is the next agreement's start: validation makes them consecutive. The last
+ * one runs open-ended unless the legacy system closed it (effective_to is inclusive).
+ */
+function validTo({ item, siblings }: WriteContext): string | null {
+  const from = item.effective_from as string;
+  let next: string | undefined;
+  for (const s of siblings) {
+    const d = s.effective_from as string;
+    if (d > from && (next === undefined || d < next)) next = d;
+  }
+  return next ?? (item.effective_to ? dayAfter(item.effective_to as string) : null);
+}
+
+const fromInput = (key: 'accountNumber' | 'importSupplier' | 'externalAccountNumber') => (c: WriteContext) => c.input[key];
+
+/** In insert order (parents before children); deleteAccount removes them in reverse. */
+export const ACCOUNT_TABLES = {
+  accounts: {
+    one: true,
+    columns: {
+      number: { type: 'text', notNull: true, write: fromInput('accountNumber') },
+      // Written from the caller's key (the same values the payload holds), read back as fields.
+      import_supplier: { type: 'text', notNull: true, field: 'import_supplier', write: fromInput('importSupplier') },
+      external_account_number: {
+        type: 'text',
+        notNull: true,
+        field: 'external_account_number',
+        write: fromInput('externalAccountNumber'),
+      },
+      billing_name: 'text',
+      ...addressLines('billing_address', 1),
+      billing_postcode: 'text',
+      account_type: 'text',
+      sales_channel: 'text',
+      sales_subchannel: 'text',
+      transfer_balance: 'decimal',
+      last_billed_to_date: 'date',
+      last_payment_review_date: 'date',
+      next_bill_due_date: 'date',
+      smart_read_frequency: 'text',
+      smart_read_cycle_day: 'integer',
+      communication_preference: 'text',
+      document_accessibility: 'text',
+      is_imported: { type: 'boolean', notNull: true, write: () => true },
+      // Platform fields (db/migrations/0009_platform_import_surface.ts).
+      unknown_occupier: 'boolean',
+      operations_team_name: 'text',
+    },
+  },
+  account_users: {
+    path: 'customers',
+    required: true,
+    columns: {
+      user_number: { type: 'text', notNull: true, write: (c) => c.input.userNumbers[c.index] },
+      ...PERSON,
+    },
+  },
+  account_user_preferences: {
+    parent: 'account_users',
+    path: 'customer_preferences',
+    one: true,
+    columns: {
+      opted_into_sms: 'boolean',
+      opted_into_recommended: 'boolean',
+      opted_into_updates: 'boolean',
+      opted_into_third_parties: 'boolean',
+      opted_into_offers: 'boolean',
+      is_user_psr_consent_obtained: 'boolean',
+    },
+  },
+  psr_records: {
+    parent: 'account_users',
+    path: 'psr',
+    columns: {
+      elec_industry_code: 'text',
+      gas_industry_code: 'text',
+      effective_from: 'date',
+      // Not in the payload: filled from reference data by insertAccount.
+      description: { type: 'text', notNull: true, write: () => '' },
+    },
+  },
+  properties: {
+    path: 'supply_addresses',
+    required: true,
+    columns: {
+      ...addressLines('supply_address', 1),
+      supply_postcode: 'text',
+      is_landlord: 'boolean',
+      customer_at_supply_address_from_date: 'date',
+    },
+  },
+  property_administrators: { parent: 'properties', path: 'property_administrators', columns: PERSON },
+  meter_points: {
+    parent: 'properties',
+    path: 'meter_points',
+    required: true,
+    columns: {
+      identifier: { type: 'text', notNull: true },
+      supply_type: { type: 'text', notNull: true },
+      mpid: 'text',
+      shipper_mpid: 'text',
+      supply_start_date: 'date',
+      profile_class: 'integer',
+      ssc: 'text',
+      et_in_progress: 'boolean',
+      dr_in_progress: 'boolean',
+    },
+  },
+  agreements: {
+    parent: 'meter_points',
+    path: 'agreements',
+    columns: {
+      tariff_code: { type: 'text', notNull: true },
+      effective_from: { type: 'date', notNull: true },
+      effective_to: 'date',
+      valid_to: { type: 'date', write: validTo },
+    },
+  },
+  smart_refusal_interests: {
+    parent: 'meter_points',
+    path: 'smart_refusal_interest',
+    one: true,
+    columns: { type: 'text', date: 'date', refusal_reason: 'text', source: 'text' },
+  },
+  eac_history: {
+    parent: 'meter_points',
+    path: 'eac_history',
+    columns: { effective_from: 'date', tpr: 'text', consumption: 'decimal', source: 'text' },
+  },
+  aq_history: {
+    parent: 'meter_points',
+    path: 'aq_history',
+    columns: { effective_from: 'date', effective_to: 'date', consumption: 'decimal' },
+  },
+  meters: {
+    parent: 'meter_points',
+    path: 'meters',
+    required: true,
+    columns: {
+      meter_serial_number: 'text',
+      installed_on: 'date',
+      gas_number_of_digits: 'integer',
+      smart_type: 'text',
+      is_prepay: 'boolean',
+    },
+  },
+  registers: {
+    parent: 'meters',
+    path: 'registers',
+    columns: { register_id: 'text', tpr: 'text', number_of_digits: 'integer', is_settlement: 'boolean' },
+  },
+  transfer_readings: { parent: 'meters', path: 'transfer_readings', columns: READING },
+  reading_history: { parent: 'meters', path: 'reading_history', columns: { ...READING, billed: 'boolean' } },
+  prepay_details: {
+    parent: 'meters',
+    path: 'prepay_details',
+    one: true,
+    columns: {
+      debt_balance: 'decimal',
+      credit_balance: 'decimal',
+      transfer_vend_read_date: 'date',
+      // gas_debt_repayment_options is a two-field object: flattened, present when either is set.
+      gas_debt_repayment_weekly_min: { type: 'decimal', field: 'gas_debt_repayment_options.weekly_min' },
+      gas_debt_repayment_weekly_max: { type: 'decimal', field: 'gas_debt_repayment_options.weekly_max' },
+    },
+  },
+  ledgers: {
+    path: 'ledgers',
+    columns: {
+      last_statement_closing_date: 'date',
+      last_statement_balance: 'decimal',
+      last_statement_issue_date: 'date',
+      ledger_balance: 'decimal',
+    },
+  },
+  ledger_transactions: {
+    parent: 'ledgers',
+    // Which of the ledger's two arrays the transaction came from; position counts within that array.
+    split: {
+      column: 'statement',
+      paths: { current: 'current_statement_transactions', historical: 'historical_statement_transactions' },
+    },
+    columns: {
+      transaction_id: 'text',
+      transaction_date: 'date',
+      amount: 'decimal',
+      type: 'text',
+      reason: 'text',
+      payment_type: 'text',
+    },
+  },
+  payment_schedules: {
+    path: 'payment_schedules',
+    columns: {
+      amount: 'decimal',
+      day_of_month: 'integer',
+      frequency: 'text',
+      means: 'text',
+      start_date: 'date',
+      is_debt_repayment_plan: 'boolean',
+      debt_repayment_element: 'text',
+      debt_repayment_end_date: 'date',
+    },
+  },
+  notes: { path: 'notes', columns: { created_at: 'timestamptz', body: 'text' } },
+  note_documents: { parent: 'notes', path: 'document_paths', columns: { document_path: 'text' } },
+  statements: {
+    path: 'statements',
+    columns: { bill_period_from_date: 'date', bill_period_to_date: 'date', statement_path: 'text', statement_id: 'text' },
+  },
+  warm_home_discounts: {
+    path: 'warm_home_discount',
+    // The payload's `group`: renamed because GROUP is an SQL keyword that operators would have to quote.
+    columns: { tax_year: 'text', account_type: 'text', discount_group: { type: 'text', field: 'group' } },
+  },
+  dunning_paths: {
+    path: 'dunning_path',
+    one: true,
+    columns: {
+      path_name: { type: 'text', notNull: true },
+      start_date: 'date',
+      dunning_process_id: { type: 'text', notNull: true, write: (c) => c.input.dunningProcessId },
+    },
+  },
+  debts: { path: 'debts', columns: { agency_name: 'text', start_date: 'date', is_insolvent: 'boolean' } },
+  aged_debts: { parent: 'debts', path: 'aged_debt', columns: { debt_amount: 'decimal', due_date: 'date' } },
+  account_campaigns: { path: 'account_campaigns', columns: { slug: { type: 'text', notNull: true }, campaign_note: 'text' } },
+  account_metadata: { path: 'metadata', columns: { key: { type: 'text', notNull: true }, value: 'jsonb' } },
+  account_references: {
+    path: 'references',
+    byAccountNumber: true,
+    columns: {
+      namespace: { type: 'text', notNull: true },
+      value: { type: 'text', notNull: true },
+      account_number: { type: 'text', write: fromInput('accountNumber') },
+      import_supplier: { type: 'text', notNull: true, write: fromInput('importSupplier') },
+      external_account_number: { type: 'text', notNull: true, write: fromInput('externalAccountNumber') },
+    },
+  },
+} as const satisfies Record<string, TableSpec>;
+
+export type AccountTable = keyof typeof ACCOUNT_TABLES;
+
+export const TABLE_SPECS = ACCOUNT_TABLES as Readonly<Record<AccountTable, TableSpec>>;
+
+/** Tables whose rows belong to an account through `account_id` (all but accounts and account_references). */
+export const OWNED_TABLES = (Object.keys(ACCOUNT_TABLES) as AccountTable[]).filter(
+  (t) => t !== 'accounts' && !TABLE_SPECS[t].byAccountNumber,
+) as Exclude<AccountTable, 'accounts' | 'account_references'>[];
+
+/** The column holding the parent's id: account_users → account_user_id, properties → property_id. */
+export const PARENT_COLUMN: Readonly<Record<string, string>> = {
+  account_users: 'account_user_id',
+  properties: 'property_id',
+  meter_points: 'meter_point_id',
+  meters: 'meter_id',
+  ledgers: 'ledger_id',
+  notes: 'note_id',
+  debts: 'debt_id',
+};
