@@ -4,7 +4,7 @@ import { Type, Static } from '@sinclair/typebox';
 import Ajv, { ErrorObject } from 'ajv';
 import { REFERENCE_DATA_KINDS, ReferenceDataKind, ReferenceDataRow } from '../../account/referenceData';
 import { deleteReferenceData, listReferenceData, upsertReferenceData } from '../../account/referenceDataStore';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print, printErr, withDb } from '../context';
 import { json, table, withExamples } from '../format';
 

@@ -15,7 +15,7 @@ const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString()
 describe('the account import workflow on the real servers', () => {
   let s: Stack;
   const X = (name: string) => s.ext(name);
-  const api = () => request(s.app.callback());
+  const api = () => s.request();
   const post = (body: unknown) => api().post('/v2/data-import/accounts/').send(body as object);
   const status = async (ext: string, supplier = 'DEMO_ENERGY') => (await api().get(`/v2/data-import/accounts/${supplier}/${ext}/`)).body;
   const waitFor = (ext: string, wanted: string[]) =>
