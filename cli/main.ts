@@ -29,7 +29,8 @@ export async function main(argv = process.argv): Promise<number> {
 }
 
 if (require.main === module) {
-  main().then((code) => {
+  // main() turns every failure into a message and an exit code: it does not reject.
+  void main().then((code) => {
     process.exitCode = code;
   });
 }
