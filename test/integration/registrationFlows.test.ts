@@ -79,8 +79,8 @@ describe('send registration flows on the real servers', () => {
 
     const rows = await registrationRows(external);
     expect(rows.map((r) => [r.mpxn, r.supply_type, r.supply_start_date, r.status, r.requested_by, r.supplier_mpid])).toEqual([
-      [MPAN, 'ELECTRICITY', date, 'MARKED', 'test-org/key-1', 'DEMO'],
-      [MPRN, 'GAS', date, 'MARKED', 'test-org/key-1', 'DEMO'],
+      [MPAN, 'ELECTRICITY', date, 'MARKED', s.caller, 'DEMO'],
+      [MPRN, 'GAS', date, 'MARKED', s.caller, 'DEMO'],
     ]);
 
     const events = await eventually(async () => {

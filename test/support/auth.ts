@@ -12,7 +12,7 @@ import type { Config } from '../../lib/config';
 export interface TestAuth {
   store: AuthStore;
   /** A fresh organisation granted exactly `suppliers`: its API key and the `Authorization` header of a token. */
-  issue(...suppliers: string[]): Promise<{ apiKey: string; header: { Authorization: string } }>;
+  issue(...suppliers: string[]): Promise<{ organisation: string; keyId: string; apiKey: string; header: { Authorization: string } }>;
 }
 
 export function testAuth(db: Knex, config: Pick<Config, 'auth'>): TestAuth {
@@ -38,7 +38,7 @@ export function testAuth(db: Knex, config: Pick<Config, 'auth'>): TestAuth {
       const unknown = suppliers.filter((s) => !known.has(s));
       if (unknown.length) unknownGrants.set(key.id, unknown);
       const { token } = await tokens.obtainWithApiKey(key.key);
-      return { apiKey: key.key, header: { Authorization: `Token ${token}` } };
+      return { organisation: org, keyId: key.id, apiKey: key.key, header: { Authorization: `Token ${token}` } };
     },
   };
 }

@@ -33,6 +33,8 @@ export interface Stack {
   request(): request.Agent;
   /** The API key of that organisation (for clients that obtain their own tokens: the migrate CLI). */
   apiKey: string;
+  /** Who `request()` calls as: `<organisation>/<key id>` (as recorded in requested_by). */
+  caller: string;
   /** The `Authorization` header of a fresh organisation granted exactly these suppliers (unknown ones included). */
   authHeader(...suppliers: string[]): Promise<{ Authorization: string }>;
   nc: NatsConnection;
@@ -100,13 +102,14 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; env?
     authStore: auth.store,
   };
   const app = createApp(deps);
-  const { apiKey, header: defaultAuth } = await auth.issue('DEMO_ENERGY');
+  const { apiKey, header: defaultAuth, organisation, keyId } = await auth.issue('DEMO_ENERGY');
 
   const stack: Stack = {
     deps,
     appWith: (cfg) => createApp({ ...deps, config: cfg }),
     request: () => request.agent(app.callback()).set(defaultAuth),
     apiKey,
+    caller: `${organisation}/${keyId}`,
     authHeader: async (...suppliers) => (await auth.issue(...suppliers)).header,
     id,
     ext: (name: string) => `${name}-${id}`,
