@@ -4,8 +4,13 @@ import { isIsoDate, isIsoDateTime } from './dates';
 /** Decimal strings: optional minus, digits, optional fraction ("12.5", "-3.00"; not "1e3", "12,5", " 1"). */
 export const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 
+// Ajv instances, one per purpose: account input with every error (`ajv`: payloads, task
+// params, top-ups, reference-data rows of the CLI), the account's first-error fast path
+// (`ajvFirstError`, below), and event payloads against the catalogue (events/catalogue/validate.ts,
+// with the standard formats of ajv-formats).
+
 /**
- * The one ajv instance of the account area. allErrors so that a payload's every error is
+ * The one ajv instance of the account area's input. allErrors so that a payload's every error is
  * reported; the count is bounded afterwards (errors.ts) and array sizes by the schema's maxItems.
  * Formats are our own so that their names map one-to-one to error codes (errors.ts).
  */

@@ -1,16 +1,16 @@
 import Koa from 'koa';
-import Router from '@koa/router';
 import type { AppDeps } from './deps';
 import { errorHandler } from './middleware/errors';
 import { observe, securityHeaders } from './middleware/observe';
 import { requestTimeout } from './middleware/timeout';
 import { allowedMethods } from './middleware/allowedMethods';
-import { healthRouter } from './routes/health';
-import { importsRouter } from './routes/imports';
+import { apiRouters } from './extras';
 
 /**
  * Builds the Koa application (STYLE.md #10: tests drive `app.callback()` without a port).
  * Middleware order: error rendering first, so nothing below can answer a stack trace.
+ * There is one app: tests build it from the same dependencies as api/main.ts (authentication
+ * always required; a test passes a small AuthStore or the real one).
  */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: false });
@@ -20,8 +20,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders());
   app.use(requestTimeout(deps.config.http.requestTimeoutMs));
 
-  const routers: Router[] = [healthRouter(deps), importsRouter(deps), ...(deps.extraRouters ?? [])];
-  for (const r of routers) {
+  for (const r of apiRouters(deps)) {
     app.use(r.routes());
     app.use(allowedMethods(r));
   }

@@ -1,15 +1,16 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
-import type Router from '@koa/router';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
 import type { ReferenceDataCache } from '../account/referenceDataCache';
 import type { DocumentStore } from '../account/documents';
+import type { AuthStore } from '../auth/store';
 
 export type ReadinessCheck = () => Promise<void>;
 
+/** What the API is built from: production (api/main.ts) and tests pass the same fields. */
 export interface AppDeps {
   config: Config;
   db: Knex;
@@ -20,11 +21,12 @@ export interface AppDeps {
   documentStore?: DocumentStore;
   /** Named checks for /readyz; each throws when its dependency is unreachable. */
   readiness: Record<string, ReadinessCheck>;
-  /**
-   * Authenticates data-import operations (sets ctx.state.principal). Absent: the routes run
-   * unauthenticated (tests of the import path only).
-   */
-  authenticate?: Middleware;
-  /** Extra routers mounted by other modules (GraphQL, documents, registrations). */
-  extraRouters?: Router[];
+  /** API keys, refresh tokens and grants: `dbAuthStore(db)` in production. */
+  authStore: AuthStore;
+}
+
+/** A data-import router's dependencies: the app's, and the authentication every operation runs first. */
+export interface RouterDeps extends AppDeps {
+  /** Authentication, then the organisation's rate limit (built once by createApp). */
+  authenticate: Middleware;
 }

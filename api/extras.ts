@@ -1,39 +1,38 @@
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { AppDeps } from './deps';
-import type { NatsConnection } from '../events/nats';
+import type { AppDeps, RouterDeps } from './deps';
 import { createAuthenticator } from './middleware/authenticate';
 import { rateLimit, TokenBucketLimiter } from './middleware/rateLimit';
+import { healthRouter } from './routes/health';
+import { importsRouter } from './routes/imports';
 import { graphqlRouter } from './routes/graphql';
 import { docsRouter } from './routes/docs';
 import { registrationsRouter } from './routes/registrations';
 import { platformRouter } from '../platform/routes';
 import { topUpsRouter } from '../platform/topUps/routes';
 import { createTokenService } from '../auth/tokens';
-import { dbTokenStore } from '../auth/store';
 
 /**
- * Wiring of the optional parts of the API (authentication, GraphQL, API documents,
- * registrations). Kept apart from main.ts so tests build the same app.
- *
- * `authenticate` is authentication then the per-organisation rate limit: the data-import routers
- * call it, so only authenticated data-import calls count against an organisation's bucket. The
+ * Every router of the API, in mounting order. Authentication is always on: `authenticate` is
+ * authentication then the per-organisation rate limit, and every data-import router runs it
+ * first, so only authenticated data-import calls count against an organisation's bucket. The
  * health endpoints, the API documents and the token endpoint stay open.
  */
-export async function buildExtras(deps: Omit<AppDeps, 'extraRouters' | 'authenticate'> & { nc: NatsConnection }): Promise<Pick<AppDeps, 'extraRouters' | 'authenticate'>> {
-  const { config, db, log } = deps;
-  const tokens = createTokenService(dbTokenStore(db), config.auth);
+export function apiRouters(deps: AppDeps): Router[] {
+  const { config, log } = deps;
+  const tokens = createTokenService(deps.authStore, config.auth);
   const limiter = new TokenBucketLimiter({ perMinute: config.auth.rateLimitPerMinute, burst: config.auth.rateLimitBurst });
-  const authn = createAuthenticator({ db, config, tokens });
+  const authn = createAuthenticator({ store: deps.authStore, config, tokens });
   const limit = rateLimit(limiter);
   const authenticate: Middleware = (ctx, next) => authn(ctx, () => limit(ctx, next));
-  return {
-    authenticate,
-    extraRouters: [
-      graphqlRouter({ tokens, log }),
-      docsRouter({ subjectPrefix: config.nats.subjectPrefix }),
-      registrationsRouter({ ...deps, authenticate }),
-      platformRouter({ ...deps, authenticate }),
-      topUpsRouter({ ...deps, authenticate }),
-    ],
-  };
+  const routed: RouterDeps = { ...deps, authenticate };
+  return [
+    healthRouter(deps),
+    importsRouter(routed),
+    graphqlRouter({ tokens, log }),
+    docsRouter({ subjectPrefix: config.nats.subjectPrefix }),
+    registrationsRouter(routed),
+    platformRouter(routed),
+    topUpsRouter(routed),
+  ];
 }

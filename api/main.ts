@@ -1,32 +1,19 @@
 import http from 'node:http';
-import { loadConfig, ConfigError } from '../lib/config';
-import { createLogger } from '../lib/logger';
+import { bootProcess } from '../lib/boot';
 import { createMetrics, registerDatabaseGauges } from '../lib/metrics';
 import { createDb } from '../db/knex';
 import { connectNats } from '../events/nats';
 import { connectTemporal } from '../lib/temporal';
 import { natsCheck, postgresCheck, temporalCheck } from '../lib/readiness';
-import { onShutdown } from '../lib/shutdown';
 import { ReferenceDataCache } from '../account/referenceDataCache';
 import { countByStatus } from '../db/stores/importProcesses';
 import { outboxBacklog } from '../events/outbox';
 import { createApp } from './app';
-import { buildExtras } from './extras';
+import { dbAuthStore } from '../auth/store';
 import { startOpsServer } from '../ops/server';
 import { registerCustomerEmailGauge } from '../emails/metrics';
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  const log = createLogger({ level: config.logLevel, name: 'api' });
+bootProcess('api', async ({ config, log, onShutdown }) => {
   const metrics = createMetrics('api');
   const db = createDb(config.database.url, config.database.poolMax);
   const nc = await connectNats(config.nats.url, 'data-import-api', log);
@@ -48,9 +35,9 @@ async function main(): Promise<void> {
     temporal,
     referenceData,
     readiness: { postgres: postgresCheck(db), nats: natsCheck(nc), temporal: temporalCheck(connection) },
+    authStore: dbAuthStore(db),
   };
-  const extras = await buildExtras({ ...deps, nc });
-  const app = createApp({ ...deps, ...extras });
+  const app = createApp(deps);
 
   const server = http.createServer(app.callback());
   server.requestTimeout = config.http.requestTimeoutMs + 5000;
@@ -63,7 +50,7 @@ async function main(): Promise<void> {
   // The operations page: a second listener of this process (OPS_BIND), read-only.
   const ops = await startOpsServer(config, { db, log });
 
-  onShutdown(log, async () => {
+  onShutdown(async () => {
     // Stop accepting, let in-flight requests finish, then close the clients.
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
@@ -73,9 +60,4 @@ async function main(): Promise<void> {
     await connection.close().catch(() => undefined);
     await db.destroy();
   });
-}
-
-main().catch((err) => {
-  process.stderr.write(`api failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+}, (err) => `api failed to start: ${err instanceof Error ? err.message : String(err)}`);

@@ -152,6 +152,16 @@ const toKeyRecord = (r: { id: string; organisation: string; revoked_at: Date | n
   revokedAt: r.revoked_at,
 });
 
+/** Everything authentication reads: the token service's storage and the grant of a key. */
+export interface AuthStore extends TokenStore {
+  findKeyGrant(keyId: string): Promise<KeyGrant | null>;
+}
+
+/** The PostgreSQL implementation of the authentication storage (the API's production wiring). */
+export function dbAuthStore(db: Knex): AuthStore {
+  return { ...dbTokenStore(db), findKeyGrant: (keyId) => findKeyGrant(db, keyId) };
+}
+
 /** The PostgreSQL implementation of the token service's storage. */
 export function dbTokenStore(db: Knex): TokenStore {
   return {

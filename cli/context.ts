@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { Config, ConfigError, loadConfig } from '../lib/config';
 import { createDb } from '../db/knex';
 import { connectTemporal } from '../lib/temporal';
-import { CliError } from './main';
+import { CliError } from './errors';
 
 /**
  * What a command needs from the outside world, opened lazily: `--help` and argument errors need

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { commandModules } from './commands';
+import { CliError } from './errors';
 
 /**
  * `data-import`: the operator and integrator CLI. Each file of `cli/commands/` adds one command
@@ -12,16 +13,6 @@ export function buildProgram(): Command {
     .configureHelp({ sortSubcommands: true });
   for (const register of commandModules) register(program);
   return program;
-}
-
-/** A failure the CLI reports as a one-line message (no stack trace) with exit code 1. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
 }
 
 export async function main(argv = process.argv): Promise<number> {
@@ -38,7 +29,8 @@ export async function main(argv = process.argv): Promise<number> {
 }
 
 if (require.main === module) {
-  main().then((code) => {
+  // main() turns every failure into a message and an exit code: it does not reject.
+  void main().then((code) => {
     process.exitCode = code;
   });
 }

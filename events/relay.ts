@@ -17,8 +17,6 @@ export interface RelayOptions {
   batchSize: number;
   pollIntervalMs: number;
   publishTimeoutMs?: number;
-  /** Test hook: runs after JetStream acknowledged a batch and before it is taken off the pending queue. */
-  afterPublish?: (eventIds: string[]) => Promise<void>;
 }
 
 interface OutboxRow {
@@ -199,7 +197,6 @@ export class OutboxRelay {
       }),
     );
     if (acked.length > 0) {
-      await this.o.afterPublish?.(acked.map((r) => r.event_id));
       // Publication is the queue row's deletion; the event row itself is never updated (no dead
       // tuple per event in the big table; migration 0010).
       await this.o

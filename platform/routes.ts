@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { pipeline } from 'node:stream';
-import type { AppDeps } from '../api/deps';
+import type { RouterDeps } from '../api/deps';
 import { HttpError, notFound } from '../api/errors';
-import { authenticated, canAccessSupplier } from '../api/principal';
+import { canAccessSupplier } from '../api/principal';
 import { getSupplier } from '../db/stores/suppliers';
 import { jsonArrayStream } from './listing/jsonArray';
 import { encodeCursor, parseListingParams } from './listing/params';
@@ -22,9 +22,9 @@ const LISTING_PATHS: Record<Listing, string> = {
  * meter point statuses of an imported account. Same authentication and grants as every
  * data-import operation: a supplier outside the caller's grant answers like an unknown one.
  */
-export function platformRouter(deps: Pick<AppDeps, 'db' | 'authenticate' | 'log'>): Router {
+export function platformRouter(deps: Pick<RouterDeps, 'db' | 'authenticate' | 'log'>): Router {
   const r = new Router({ prefix: '/v1/data-import' });
-  r.use(authenticated(deps.authenticate));
+  r.use(deps.authenticate);
 
   const visibleSupplier = async (ctx: Context, supplier: string) =>
     canAccessSupplier(ctx, supplier) && (await getSupplier(deps.db, supplier)) !== null;

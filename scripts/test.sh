@@ -20,7 +20,7 @@ start_test_services "$FORCE_LOCAL"
 cd "$ROOT"
 say "type check and lint"
 npx tsc -p tsconfig.json --noEmit
-npx eslint workflows
+npm run lint
 say "jest"
 set +e
 npx jest --ci "$@"

@@ -7,39 +7,49 @@ import { buildWorkerActivities } from './extraActivities';
 import type { AccountValidator } from '../account/validator';
 import type { EmailActivityDeps } from '../emails/activities';
 
-export interface WorkerDeps {
-  connection: NativeConnection;
-  namespace: string;
-  taskQueue: string;
+/** What the activities are built from. */
+export interface ActivityDeps {
   db: Knex;
   validator: AccountValidator;
   subjectPrefix: string;
   log: Logger;
   metrics?: Metrics;
+  /** The mail relay and templates of customer e-mails (emails/mailer.ts builds them from the config). */
+  mail?: EmailActivityDeps['mail'];
+}
+
+/** Every activity the worker registers: the import steps and those of the other workflows. */
+export type WorkerActivities = ReturnType<typeof createActivities> & ReturnType<typeof buildWorkerActivities>;
+
+/** The only place that wires activities to their dependencies (STYLE.md #3). */
+export function createWorkerActivities(d: ActivityDeps): WorkerActivities {
+  return {
+    ...createActivities({ db: d.db, validator: d.validator, subjectPrefix: d.subjectPrefix, log: d.log, metrics: d.metrics }),
+    ...buildWorkerActivities(d),
+  };
+}
+
+export interface WorkerDeps {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  /** `createWorkerActivities(...)`: the worker registers exactly this object. */
+  activities: WorkerActivities;
   maxConcurrentActivities?: number;
   maxConcurrentWorkflowTasks?: number;
   maxCachedWorkflows?: number;
   /** A prebuilt workflow bundle (faster start); else the workflows are bundled from source. */
   workflowBundlePath?: string;
-  /** The mail relay and templates of customer e-mails (emails/mailer.ts builds them from the config). */
-  mail?: EmailActivityDeps['mail'];
-  /** Tests wrap activities to pause or crash them at a chosen point. */
-  wrapActivities?: <A extends Record<string, unknown>>(activities: A) => A;
 }
 
-/** The only place that wires activities to their dependencies (STYLE.md #3). */
+/** The Temporal worker of the task queue, over the activities it is given. */
 export async function createWorker(d: WorkerDeps): Promise<Worker> {
-  const all = {
-    ...createActivities({ db: d.db, validator: d.validator, subjectPrefix: d.subjectPrefix, log: d.log, metrics: d.metrics }),
-    ...buildWorkerActivities(d),
-  };
-  const activities = d.wrapActivities ? d.wrapActivities(all) : all;
   return Worker.create({
     connection: d.connection,
     namespace: d.namespace,
     taskQueue: d.taskQueue,
     ...(d.workflowBundlePath ? { workflowBundle: { codePath: d.workflowBundlePath } } : { workflowsPath: require.resolve('../workflows') }),
-    activities,
+    activities: d.activities,
     maxConcurrentActivityTaskExecutions: d.maxConcurrentActivities ?? 32,
     // The import steps are local activities: the same bound applies to them.
     maxConcurrentLocalActivityExecutions: d.maxConcurrentActivities ?? 32,

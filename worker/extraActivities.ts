@@ -1,10 +1,10 @@
-import type { WorkerDeps } from './createWorker';
+import type { ActivityDeps } from './createWorker';
 import { createRegistrationActivities } from '../activities/registration';
 import { createMaintenanceActivities } from '../maintenance/activities';
 import { createEmailActivities } from '../emails/activities';
 
 /** Activities of other workflows (registration flows), added as they are built. */
-export function buildWorkerActivities(d: WorkerDeps): Record<string, (...args: never[]) => Promise<unknown>> {
+export function buildWorkerActivities(d: ActivityDeps): Record<string, (...args: never[]) => Promise<unknown>> {
   return {
     ...createRegistrationActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log }),
     ...createMaintenanceActivities({ db: d.db, log: d.log, metrics: d.metrics }),

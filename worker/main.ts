@@ -2,17 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import { NativeConnection, Runtime } from '@temporalio/worker';
-import { loadConfig, ConfigError } from '../lib/config';
-import { createLogger } from '../lib/logger';
+import { bootProcess } from '../lib/boot';
 import { createMetrics } from '../lib/metrics';
 import { createDb } from '../db/knex';
 import { connectNats, ensureStream } from '../events/nats';
 import { OutboxRelay } from '../events/relay';
 import { connectTemporal } from '../lib/temporal';
-import { onShutdown } from '../lib/shutdown';
 import { ReferenceDataCache } from '../account/referenceDataCache';
 import { databaseValidator } from '../lib/validation';
-import { createWorker } from './createWorker';
+import { createWorker, createWorkerActivities } from './createWorker';
 import { UnstartedRunSweeper } from './sweeper';
 import { createMailer } from '../emails/mailer';
 import { ensureMaintenanceSchedule } from './maintenanceSchedule';
@@ -28,20 +26,9 @@ function exitDuringStartup(signal: NodeJS.Signals): void {
   process.exit(0);
 }
 
-async function main(): Promise<void> {
-  process.on('SIGTERM', exitDuringStartup);
-  process.on('SIGINT', exitDuringStartup);
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  const log = createLogger({ level: config.logLevel, name: 'worker' });
+process.on('SIGTERM', exitDuringStartup);
+process.on('SIGINT', exitDuringStartup);
+bootProcess('worker', async ({ config, log, onShutdown }) => {
   const metrics = createMetrics('worker');
 
   // Worker metrics and the SDK's own (task latencies, slots, sticky cache...) on two Prometheus
@@ -85,15 +72,10 @@ async function main(): Promise<void> {
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    db,
-    validator,
-    subjectPrefix: config.nats.subjectPrefix,
-    log,
-    metrics,
+    activities: createWorkerActivities({ db, validator, subjectPrefix: config.nats.subjectPrefix, log, metrics, mail }),
     maxConcurrentActivities: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks,
     workflowBundlePath: fs.existsSync(bundle) ? bundle : undefined,
-    mail,
   });
 
   const relay = new OutboxRelay({
@@ -119,7 +101,7 @@ async function main(): Promise<void> {
   log.info({ taskQueue: config.temporal.taskQueue, metricsPort, sdkMetricsPort }, 'worker running');
   process.off('SIGTERM', exitDuringStartup);
   process.off('SIGINT', exitDuringStartup);
-  onShutdown(log, async () => {
+  onShutdown(async () => {
     // Activities in flight finish (up to the shutdown grace time) before the worker resolves.
     worker.shutdown();
     await runPromise;
@@ -135,9 +117,4 @@ async function main(): Promise<void> {
   }, 60_000);
   const runPromise = worker.run();
   await runPromise;
-}
-
-main().catch((err) => {
-  process.stderr.write(`worker failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-  process.exit(1);
-});
+}, (err) => `worker failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);

@@ -1,11 +1,10 @@
-import type { Knex } from 'knex';
 import type { Context, Middleware } from 'koa';
 import type { Config } from '../../lib/config';
 import type { Logger } from '../../lib/logger';
 import { HttpError } from '../errors';
 import type { Principal } from '../principal';
-import { findKeyGrant, KeyGrant, dbTokenStore } from '../../auth/store';
-import { createTokenService, TokenService } from '../../auth/tokens';
+import type { AuthStore, KeyGrant } from '../../auth/store';
+import type { TokenService } from '../../auth/tokens';
 import { JwtError } from '../../auth/jwt';
 
 /** Sent with every 401: the scheme integrators use (spec: `Authorization: Token <token>`). */
@@ -14,10 +13,10 @@ const CHALLENGE = { 'WWW-Authenticate': 'Token' };
 const MAX_CACHED_KEYS = 10_000;
 
 export interface AuthenticatorOptions {
-  db: Knex;
+  /** Where a key's revocation state and grant are read (dbAuthStore in production). */
+  store: Pick<AuthStore, 'findKeyGrant'>;
   config: Pick<Config, 'auth'>;
-  /** Defaults to the token service over `db` with `config.auth`. */
-  tokens?: TokenService;
+  tokens: TokenService;
   /** How long a key's revocation state and grant may be reused; default config.auth.grantCacheMs. */
   grantCacheMs?: number;
   now?: () => number;
@@ -34,7 +33,7 @@ export interface AuthenticatorOptions {
  * query per key per second instead of one per call.
  */
 export function createAuthenticator(opts: AuthenticatorOptions): Middleware {
-  const tokens = opts.tokens ?? createTokenService(dbTokenStore(opts.db), opts.config.auth);
+  const { tokens } = opts;
   const ttl = opts.grantCacheMs ?? opts.config.auth.grantCacheMs;
   const now = opts.now ?? Date.now;
   const cache = new Map<string, { grant: KeyGrant | null; at: number }>();
@@ -42,7 +41,7 @@ export function createAuthenticator(opts: AuthenticatorOptions): Middleware {
   const grantOf = async (keyId: string): Promise<KeyGrant | null> => {
     const hit = cache.get(keyId);
     if (hit && now() - hit.at < ttl) return hit.grant;
-    const grant = await findKeyGrant(opts.db, keyId);
+    const grant = await opts.store.findKeyGrant(keyId);
     if (ttl > 0) {
       if (cache.size >= MAX_CACHED_KEYS) cache.clear();
       cache.set(keyId, { grant, at: now() });

@@ -1,16 +1,16 @@
 import Router from '@koa/router';
-import type { AppDeps } from '../deps';
+import type { RouterDeps } from '../deps';
 import { jsonBody } from '../middleware/jsonBody';
-import { canAccessSupplier, authenticated } from '../principal';
+import { canAccessSupplier } from '../principal';
 import { databaseValidator } from '../../lib/validation';
 import { findProcess, toApiRecord } from '../../db/stores/importProcesses';
 import { assertObject, createImport, validateAccount } from '../services/imports';
 import { notFound } from '../errors';
 
 /** The v2 account operations of the spec: validate, create, import status. */
-export function importsRouter(deps: AppDeps): Router {
+export function importsRouter(deps: RouterDeps): Router {
   const r = new Router({ prefix: '/v2/data-import/accounts' });
-  r.use(authenticated(deps.authenticate));
+  r.use(deps.authenticate);
   const body = jsonBody(deps.config.http.bodyLimitBytes);
 
   // The validator sees only the caller's suppliers: another organisation's is "not found".

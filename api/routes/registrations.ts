@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { AppDeps } from '../deps';
+import type { RouterDeps } from '../deps';
 import { HttpError, RawBodyError } from '../errors';
-import { canAccessSupplier, principalOf, authenticated } from '../principal';
+import { canAccessSupplier, principalOf } from '../principal';
 import { parseRegistrationQuery, QueryIssue } from '../../registration/query';
 import { registrationFlowsWorkflowId } from '../../registration/workflowId';
 import type { RegistrationNotFound, RegistrationRequest } from '../../registration/types';
@@ -20,9 +20,9 @@ export class RegistrationQueryError extends HttpError {
  * `POST /v1/data-import/send-registration-flows/<supplier>/<external>/` (spec "Send registration
  * flows"; docs/registration-flows.md). The request body is ignored (the spec shows none).
  */
-export function registrationsRouter(deps: AppDeps): Router {
+export function registrationsRouter(deps: RouterDeps): Router {
   const r = new Router({ prefix: '/v1/data-import/send-registration-flows' });
-  r.use(authenticated(deps.authenticate));
+  r.use(deps.authenticate);
 
   r.post('/:supplier/:external/', async (ctx) => {
     const { supplier, external } = ctx.params as { supplier: string; external: string };

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { AuthStoreError, issueApiKey, listApiKeys, revokeApiKey } from '../../auth/store';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print, printErr, withDb } from '../context';
 import { json, table, withExamples } from '../format';
 import { authStoreMessage } from './organisations';

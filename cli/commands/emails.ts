@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import type { Knex } from 'knex';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { getSupplier, ImportSupplier } from '../../db/stores/suppliers';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print, withDb } from '../context';
 import { integerIn, json, table, withExamples } from '../format';
 import { CustomerEmail, EMAIL_STATUSES, EmailStatus, failQueued, listEmails, requeue, stableMessageId } from '../../emails/store';

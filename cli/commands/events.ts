@@ -6,7 +6,7 @@ import type { EventEnvelope } from '../../events/envelope';
 import { HEADER_MSG_ID } from '../../events/envelope';
 import { connectNats, type NatsConnection } from '../../events/nats';
 import { subjectFor } from '../../events/subjects';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { cliConfig, print, printErr } from '../context';
 import { integerIn, json, table, withExamples } from '../format';
 

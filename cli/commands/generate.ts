@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isIsoDate } from '../../account/dates';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print } from '../context';
 import { integerIn, withExamples } from '../format';
 import { DEFAULT_PREFIX, DEFAULT_SUPPLIER, DEFAULT_VIOLATION_CODES, PROFILES, VIOLATIONS, writeBook, type Profile } from '../generate';

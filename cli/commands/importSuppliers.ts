@@ -11,7 +11,7 @@ import {
   updateSupplier,
 } from '../../db/stores/suppliers';
 import { listReferenceData } from '../../account/referenceDataStore';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print, withDb } from '../context';
 import { details, integerIn, json, table, withExamples } from '../format';
 

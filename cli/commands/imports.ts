@@ -8,7 +8,7 @@ import {
   ImportStatus,
 } from '../../db/stores/importProcesses';
 import { listImportProcesses } from '../../platform/listing/query';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print, withDb, withTemporal } from '../context';
 import { integerIn, json, table, withExamples } from '../format';
 import { registerSummary } from './importsSummary';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { buildSummary } from '../../ops/summary';
 import { supplierCodes } from '../../ops/store';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print, withDb } from '../context';
 import { details, integerIn, json, table, withExamples } from '../format';
 

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print, printErr } from '../context';
 import { integerIn, withExamples } from '../format';
 import {
@@ -73,7 +73,7 @@ export function register(program: Command): void {
     )
     .requiredOption('--input <path>', 'NDJSON file (one account per line) or folder of *.json files')
     .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
-    .addOption(new Option('--api-key <key>', 'organisation API key (omit when the API runs without authentication)').env('DATA_IMPORT_API_KEY'))
+    .addOption(new Option('--api-key <key>', 'organisation API key (the API authenticates every data-import call)').env('DATA_IMPORT_API_KEY'))
     .option('--concurrency <n>', 'requests in flight at once, for creates and for status polls each', integerIn(1, 1024), DEFAULT_CONCURRENCY)
     .option('--max-in-flight <n>', 'imports submitted and not yet final at most at once (back-pressure; default 2 × --concurrency)', integerIn(1, 100000))
     .addOption(new Option('--validate-only', 'only validate every account and report its errors; creates nothing, leaves the state file alone').conflicts('validateFirst'))

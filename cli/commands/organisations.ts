@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { AuthStoreError, createOrganisation, grantSupplier, listOrganisations, revokeSupplier } from '../../auth/store';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print, withDb } from '../context';
 import { json, table, withExamples } from '../format';
 

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { Argument, Command, Option } from 'commander';
 import { Type, Static } from '@sinclair/typebox';
-import Ajv, { ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { ajv } from '../../account/ajv';
 import { REFERENCE_DATA_KINDS, ReferenceDataKind, ReferenceDataRow } from '../../account/referenceData';
 import { deleteReferenceData, listReferenceData, upsertReferenceData } from '../../account/referenceDataStore';
-import { CliError } from '../main';
+import { CliError } from '../errors';
 import { print, printErr, withDb } from '../context';
 import { json, table, withExamples } from '../format';
 
@@ -28,7 +29,8 @@ const RowSchema = Type.Object(
 );
 type Row = Static<typeof RowSchema>;
 
-const validateRow = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile<Row>(RowSchema);
+// Reference data is account input: the account area's instance (same options) compiles it.
+const validateRow = ajv.compile<Row>(RowSchema);
 
 /** One row of the file with the line it starts on. */
 interface SourceRow {

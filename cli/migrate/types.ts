@@ -42,7 +42,7 @@ export interface MigrationOptions {
   input: string;
   /** Base URL of the API; default http://127.0.0.1:8000. */
   apiUrl?: string;
-  /** Organisation API key; omit when the API runs without authentication. */
+  /** Organisation API key (the API authenticates every data-import call). */
   apiKey?: string;
   /** Requests in flight at once, for creates and for polls each; default 16. */
   concurrency?: number;

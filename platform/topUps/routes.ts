@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../api/deps';
+import type { RouterDeps } from '../../api/deps';
 import { jsonBody } from '../../api/middleware/jsonBody';
-import { authenticated } from '../../api/principal';
 import { assertObject } from '../../api/services/imports';
 import { lockImportedAccount, topUpSupplier, type TopUpAccount } from './account';
 import { checkDocumentPaths } from './documents';
@@ -25,9 +24,9 @@ class DryRunRollback<T> extends Error {
  * historical statements. Each request is one PostgreSQL transaction with its outbox events, under
  * the account's row lock; each item answers its own status; a retry answers ALREADY_EXISTS.
  */
-export function topUpsRouter(deps: Pick<AppDeps, 'db' | 'authenticate' | 'config' | 'documentStore'>): Router {
+export function topUpsRouter(deps: Pick<RouterDeps, 'db' | 'authenticate' | 'config' | 'documentStore'>): Router {
   const r = new Router({ prefix: '/v1/data-import' });
-  r.use(authenticated(deps.authenticate));
+  r.use(deps.authenticate);
   const body = jsonBody(deps.config.http.bodyLimitBytes);
 
   /** Body checks, supplier, then the account locked in a transaction that `work` runs in. */

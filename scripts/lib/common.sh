@@ -252,7 +252,11 @@ ensure_mail_sink() { # data_dir smtp_port web_port
 
 # --- Temporal ----------------------------------------------------------------------------------
 
-SEARCH_ATTRIBUTE_FLAGS=(--search-attribute ImportSupplier=Keyword --search-attribute ExternalAccountNumber=Keyword --search-attribute ImportStatus=Keyword)
+# The workflows' custom search attributes, all Keyword (workflows/searchAttributes.ts);
+# test/unit/searchAttributes.test.ts holds this list to that file.
+SEARCH_ATTRIBUTES=(ImportSupplier ExternalAccountNumber ImportStatus)
+SEARCH_ATTRIBUTE_FLAGS=()
+for sa in "${SEARCH_ATTRIBUTES[@]}"; do SEARCH_ATTRIBUTE_FLAGS+=(--search-attribute "$sa=Keyword"); done
 
 # Starts `temporal server start-dev`; args: grpc_port ui_port db_file(or "") log_file
 start_temporal_dev() {
@@ -271,7 +275,7 @@ start_temporal_dev() {
 register_search_attributes() { # address namespace
   local bin
   bin="$(tool_path temporal)"
-  for sa in ImportSupplier ExternalAccountNumber ImportStatus; do
+  for sa in "${SEARCH_ATTRIBUTES[@]}"; do
     "$bin" operator search-attribute create --address "$1" --namespace "$2" --name "$sa" --type Keyword >/dev/null 2>&1 || true
   done
 }

@@ -17,7 +17,7 @@ import { importWorkflowId } from '../../lib/ids';
 async function main() {
   await prepareTemplateDatabase();
   const s = await startStack();
-  const api = () => request(s.app.callback());
+  const api = () => s.request();
   const wait = (ext: string, st: string[]) =>
     eventually(async () => {
       const b = (await api().get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`)).body;

@@ -30,7 +30,7 @@ describe('methods a path does not support', () => {
 
   beforeAll(async () => {
     s = await startStack({ worker: false, relay: false });
-    app = await s.productionApp();
+    app = s.app;
   });
   afterAll(async () => {
     await s.stop();

@@ -16,9 +16,9 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
   let keyA: { id: string; key: string };
   let keyB: { id: string; key: string };
 
-  /** The production wiring (buildExtras) over the stack's dependencies, with config overrides. */
+  /** The app over the stack's dependencies, with config overrides. */
   async function appWith(auth: Partial<Config['auth']> = {}): Promise<Koa> {
-    return s.productionApp({ ...s.config, auth: { ...s.config.auth, ...auth } } as Config);
+    return s.appWith({ ...s.config, auth: { ...s.config.auth, ...auth } } as Config);
   }
 
   const gql = (a: Koa, input: Record<string, unknown>) => request(a.callback()).post('/v1/graphql/').send({ query: OBTAIN, variables: { input } });

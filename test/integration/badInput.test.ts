@@ -42,7 +42,7 @@ describe('bad input on every endpoint', () => {
 
   beforeAll(async () => {
     s = await startStack({ worker: false, relay: false });
-    app = await s.productionApp({ ...s.config, http: { ...s.config.http, bodyLimitBytes: LIMIT } } as Config);
+    app = s.appWith({ ...s.config, http: { ...s.config.http, bodyLimitBytes: LIMIT } } as Config);
     await createOrganisation(s.t.db, 'ORG');
     await grantSupplier(s.t.db, 'ORG', 'DEMO_ENERGY');
     const key = await issueApiKey(s.t.db, 'ORG');

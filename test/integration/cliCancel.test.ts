@@ -24,7 +24,7 @@ describe('data-import imports cancel on the real servers', () => {
   /** Creates an import whose schedule window opens in five minutes: it waits, PENDING. */
   async function scheduleLater(external: string): Promise<void> {
     const start = new Date(Date.now() + 5 * 60_000);
-    const res = await request(s.app.callback())
+    const res = await s.request()
       .post('/v2/data-import/accounts/')
       .send({
         payload: uniqueAccount(external),
@@ -42,7 +42,7 @@ describe('data-import imports cancel on the real servers', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('CANCELLED');
 
-    const status = await request(s.app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/CLI-CANCEL-1/');
+    const status = await s.request().get('/v2/data-import/accounts/DEMO_ENERGY/CLI-CANCEL-1/');
     expect(status.body.status).toBe('CANCELLED');
     const d = await s.client.workflow.getHandle('account-import:DEMO_ENERGY:CLI-CANCEL-1').describe();
     expect(d.status.name).toBe('CANCELLED');

@@ -10,7 +10,7 @@ import { readStream } from '../support/stream';
 import { startSmtpSink, SmtpSink } from '../support/smtpSink';
 import { runCli } from '../unit/cli/runCli';
 import { updateSupplier } from '../../db/stores/suppliers';
-import { createWorker } from '../../worker/createWorker';
+import { createWorker, createWorkerActivities } from '../../worker/createWorker';
 import { databaseValidator } from '../../lib/validation';
 import { createMailer } from '../../emails/mailer';
 import { registerCustomerEmailGauge } from '../../emails/metrics';
@@ -40,7 +40,7 @@ function accountWith(ext: string, emails: (string | null)[]): Record<string, unk
 }
 
 async function importAccount(ext: string, emails: (string | null)[]): Promise<void> {
-  const r = await request(s.app.callback()).post('/v2/data-import/accounts/').send(accountWith(ext, emails));
+  const r = await s.request().post('/v2/data-import/accounts/').send(accountWith(ext, emails));
   expect(r.status).toBe(201);
 }
 
@@ -192,11 +192,7 @@ describe('customer e-mails on migration', () => {
       connection,
       namespace: s.config.temporal.namespace,
       taskQueue: s.taskQueue,
-      db: s.t.db,
-      validator: databaseValidator({ db: s.t.db, cache: s.cache }),
-      subjectPrefix: s.subjectPrefix,
-      log: silentLog,
-      mail,
+      activities: createWorkerActivities({ db: s.t.db, validator: databaseValidator({ db: s.t.db, cache: s.cache }), subjectPrefix: s.subjectPrefix, log: silentLog, mail }),
     });
     const run = second.run();
     try {
@@ -284,7 +280,7 @@ describe('customer e-mails on migration', () => {
 
     registerCustomerEmailGauge(s.deps.metrics, s.t.db);
     const counts = await s.t.db('customer_email_queue').select('status').count('* as n').groupBy('status');
-    const metrics = (await request(s.app.callback()).get('/metrics')).text;
+    const metrics = (await s.request().get('/metrics')).text;
     for (const c of counts) expect(metrics).toContain(`data_import_customer_emails{status="${c.status}",component="test"} ${c.n}`);
     expect(counts.map((c) => c.status)).toEqual(expect.arrayContaining(['SENT', 'SKIPPED', 'BOUNCED']));
   }, 60_000);

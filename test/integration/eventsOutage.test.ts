@@ -41,7 +41,7 @@ describe('events during a NATS outage', () => {
     await nats.stop();
 
     for (const external of EXTERNALS) {
-      const res = await request(s.app.callback()).post('/v2/data-import/accounts/').send(uniqueAccount(external));
+      const res = await s.request().post('/v2/data-import/accounts/').send(uniqueAccount(external));
       expect(res.status).toBe(201);
     }
     // Post-import follow-ups write the last event of each import; wait for them so the backlog is whole.
@@ -51,7 +51,7 @@ describe('events during a NATS outage', () => {
       return done.length === EXTERNALS.length ? rows : undefined;
     }, 90_000);
     for (const external of EXTERNALS) {
-      const r = await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/`);
+      const r = await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/`);
       expect(r.body.status).toBe('PROCESSED');
     }
     expect(pending.filter((r) => r.published)).toEqual([]);

@@ -16,7 +16,7 @@ function gate() {
 
 describe('cancelling an import around the commit of its account', () => {
   let s: Stack;
-  const api = () => request(s.app.callback());
+  const api = () => s.request();
   const status = async (ext: string) => (await api().get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`)).body;
   const accountRows = async (ext: string) =>
     Number((await s.t.db('accounts').where({ external_account_number: ext }).count<{ count: string }[]>('* as count'))[0]!.count);
@@ -35,12 +35,12 @@ describe('cancelling an import around the commit of its account', () => {
     const ext = s.ext('CANCEL-BEFORE');
     const g = gate();
     await s.startWorker({
-      wrapActivities: (a) => ({
+      activities: (a) => ({
         ...a,
         createAccount: async (ref: ImportRef) => {
           g.reached();
           await g.opened; // the cancel is recorded while the create has not started its transaction
-          return (a.createAccount as (r: ImportRef) => Promise<unknown>)(ref);
+          return a.createAccount(ref);
         },
       }),
     });
@@ -61,10 +61,10 @@ describe('cancelling an import around the commit of its account', () => {
     const ext = s.ext('CANCEL-AFTER');
     const g = gate();
     await s.startWorker({
-      wrapActivities: (a) => ({
+      activities: (a) => ({
         ...a,
         createAccount: async (ref: ImportRef) => {
-          const result = await (a.createAccount as (r: ImportRef) => Promise<unknown>)(ref);
+          const result = await a.createAccount(ref);
           g.reached();
           await g.opened; // committed, not yet reported to Temporal
           return result;

@@ -34,13 +34,13 @@ describe('a worker killed in the middle of the create activity', () => {
   it.each(['after-commit', 'during'] as const)('(killed %s) still ends PROCESSED with exactly one account and one complete event id', async (crashAt) => {
     const ext = s.ext(`CRASH-${crashAt}`);
     const crashing = await startCrashingWorker(s, crashAt);
-    expect((await request(s.app.callback()).post('/v2/data-import/accounts/').send(uniqueAccount(ext))).status).toBe(201);
+    expect((await s.request().post('/v2/data-import/accounts/').send(uniqueAccount(ext))).status).toBe(201);
     expect(await crashing.exited).toBe('SIGKILL');
 
     // A healthy worker takes over once the workflow task of the dead one times out (10 s).
     await s.startWorker();
     const record = await eventually(async () => {
-      const r = await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`);
+      const r = await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`);
       return r.body.status === 'PROCESSED' ? r.body : undefined;
     }, 60_000, 250);
 

@@ -15,12 +15,12 @@ describe('an import end to end on the real servers', () => {
   it('creates the example account, reaches PROCESSED and publishes its complete event once', async () => {
     const ext = s.ext('E2E-1');
     const account = uniqueAccount(ext);
-    const res = await request(s.app.callback()).post('/v2/data-import/accounts/').send(account);
+    const res = await s.request().post('/v2/data-import/accounts/').send(account);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ warnings: expect.any(Array) });
 
     const record = await eventually(async () => {
-      const r = await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`);
+      const r = await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`);
       return r.body.status === 'PROCESSED' ? r.body : undefined;
     });
     expect(record).toEqual({
@@ -50,7 +50,7 @@ describe('an import end to end on the real servers', () => {
   });
 
   it('answers not_found for an unknown import process', async () => {
-    const r = await request(s.app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NOPE/');
+    const r = await s.request().get('/v2/data-import/accounts/DEMO_ENERGY/NOPE/');
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ detail: expect.any(String), code: 'not_found' });
   });

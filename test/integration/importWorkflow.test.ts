@@ -15,7 +15,7 @@ const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString()
 describe('the account import workflow on the real servers', () => {
   let s: Stack;
   const X = (name: string) => s.ext(name);
-  const api = () => request(s.app.callback());
+  const api = () => s.request();
   const post = (body: unknown) => api().post('/v2/data-import/accounts/').send(body as object);
   const status = async (ext: string, supplier = 'DEMO_ENERGY') => (await api().get(`/v2/data-import/accounts/${supplier}/${ext}/`)).body;
   const waitFor = (ext: string, wanted: string[]) =>
@@ -128,10 +128,11 @@ describe('the account import workflow on the real servers', () => {
   it('answers import_supplier_migration_not_ongoing for a Paused supplier, while validate still answers 200', async () => {
     await createSupplier(s.t.db, 'PAUSED_CO', { status: 'Paused' });
     const account = { ...uniqueAccount(X('WF-PAUSED')), import_supplier: 'PAUSED_CO' };
-    const res = await post(account);
+    const grantedPaused = await s.authHeader('PAUSED_CO');
+    const res = await api().post('/v2/data-import/accounts/').set(grantedPaused).send(account);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'import_supplier_migration_not_ongoing', detail: expect.any(String), domain: 'import_process' });
-    const v = await api().post('/v2/data-import/accounts/validate/').send(account);
+    const v = await api().post('/v2/data-import/accounts/validate/').set(grantedPaused).send(account);
     expect(v.status).toBe(200);
     expect(await findProcess(s.t.db, 'PAUSED_CO', X('WF-PAUSED'))).toBeNull();
   });
@@ -142,7 +143,11 @@ describe('the account import workflow on the real servers', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'import_process_failed_validation', detail: expect.any(String), domain: 'import_process' });
     expect(await findProcess(s.t.db, 'DEMO_ENERGY', X('WF-BAD'))).toBeNull();
-    const unknown = await post({ ...uniqueAccount(X('WF-NOSUP')), import_supplier: 'NOPE' });
+    // Granted, yet unknown: the supplier check itself answers, not the grant.
+    const unknown = await api()
+      .post('/v2/data-import/accounts/')
+      .set(await s.authHeader('DEMO_ENERGY', 'NOPE'))
+      .send({ ...uniqueAccount(X('WF-NOSUP')), import_supplier: 'NOPE' });
     expect(unknown.body.code).toBe('import_process_failed_validation');
   });
 

@@ -84,7 +84,7 @@ describe('data-import migrate against the real service', () => {
     const expected: Record<string, ExpectedError> = JSON.parse(fs.readFileSync(book.expectedFile!, 'utf8'));
     expect(Object.keys(expected)).toHaveLength(6);
 
-    const summary = await runMigration({ input, apiUrl, concurrency: 8, pollIntervalMs: 200, progress: 'none' });
+    const summary = await runMigration({ input, apiKey: s.apiKey, apiUrl, concurrency: 8, pollIntervalMs: 200, progress: 'none' });
 
     expect(summary.counts).toEqual({ PROCESSED: 54, VALIDATION_FAILED: 6 });
     expect(summary.interrupted).toBe(false);
@@ -111,7 +111,7 @@ describe('data-import migrate against the real service', () => {
     onStatus = (status) => {
       if (status === 'PROCESSED' && ++processedSeen === 8) setTimeout(() => controller.abort(), 50);
     };
-    const first = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none', signal: controller.signal, timeoutMs: 90_000 });
+    const first = await runMigration({ input, apiKey: s.apiKey, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none', signal: controller.signal, timeoutMs: 90_000 });
     onStatus = () => undefined;
     expect(first.interrupted).toBe(true);
 
@@ -122,7 +122,7 @@ describe('data-import migrate against the real service', () => {
     expect(doneBefore.length + failedBefore.length).toBeLessThan(40);
 
     creates.clear();
-    const second = await runMigration({ input, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none', timeoutMs: 90_000 });
+    const second = await runMigration({ input, apiKey: s.apiKey, apiUrl, concurrency: 4, pollIntervalMs: 200, progress: 'none', timeoutMs: 90_000 });
 
     expect(second.interrupted).toBe(false);
     expect(doneBefore.filter((ext) => creates.has(ext))).toEqual([]);

@@ -100,7 +100,7 @@ describe('data-import migrate while the API goes away', () => {
       }, 3000);
     };
     const lines: string[] = [];
-    const summary = await runMigration({ input, apiUrl: `http://127.0.0.1:${port}`, concurrency: 4, pollIntervalMs: 200, progress: 'none', log: (l) => lines.push(l) });
+    const summary = await runMigration({ input, apiKey: s.apiKey, apiUrl: `http://127.0.0.1:${port}`, concurrency: 4, pollIntervalMs: 200, progress: 'none', log: (l) => lines.push(l) });
     onCreate = () => undefined;
 
     expect(summary.counts).toEqual({ PROCESSED: 40 });
@@ -129,7 +129,7 @@ describe('data-import migrate while the API goes away', () => {
     onCreate = () => {
       if (creates.size === 4 && server) setImmediate(goDown);
     };
-    const first = await runMigration({ input, apiUrl: `http://127.0.0.1:${port}`, concurrency: 4, pollIntervalMs: 200, progress: 'none', outageTimeoutMs: 3000, log: () => undefined });
+    const first = await runMigration({ input, apiKey: s.apiKey, apiUrl: `http://127.0.0.1:${port}`, concurrency: 4, pollIntervalMs: 200, progress: 'none', outageTimeoutMs: 3000, log: () => undefined });
     onCreate = () => undefined;
 
     expect(first.apiUnavailable).toBe(true);
@@ -143,7 +143,7 @@ describe('data-import migrate while the API goes away', () => {
     }
 
     await listen();
-    const second = await runMigration({ input, apiUrl: `http://127.0.0.1:${port}`, concurrency: 4, pollIntervalMs: 200, progress: 'none', log: () => undefined });
+    const second = await runMigration({ input, apiKey: s.apiKey, apiUrl: `http://127.0.0.1:${port}`, concurrency: 4, pollIntervalMs: 200, progress: 'none', log: () => undefined });
     expect(second.counts).toEqual({ PROCESSED: 16 });
     const rows = await s.t.db('accounts').where('external_account_number', 'like', `OUT2-${RUN}-%`);
     expect(rows).toHaveLength(16);

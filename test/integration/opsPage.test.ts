@@ -39,7 +39,7 @@ describe('the operations page in a browser', () => {
   let browser: Browser;
   let page: Page;
   const X = (name: string) => s.ext(name);
-  const api = () => request(s.app.callback());
+  const api = () => s.request();
   const post = (body: unknown) => api().post('/v2/data-import/accounts/').send(body as object);
   const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
   const statusOf = async (ext: string, supplier = 'DEMO_ENERGY') => (await findProcess(s.t.db, supplier, ext))?.status;

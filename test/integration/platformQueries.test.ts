@@ -2,9 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { eventually, startStack, Stack } from '../support/stack';
-import { grantFromHeader, importThroughApi } from '../support/imports';
-import { registrationsRouter } from '../../api/routes/registrations';
-import { platformRouter } from '../../platform/routes';
+import { importThroughApi } from '../support/imports';
 import { createSupplier } from '../../db/stores/suppliers';
 import { insertGeneratedProcesses } from '../../bench/lib/importProcessRows';
 
@@ -14,7 +12,9 @@ jest.setTimeout(120_000);
 const MPAN = '2300111122226';
 const MPRN = '7382190405';
 
-const fakeAuthenticate = grantFromHeader('DEMO_ENERGY,BOOK_ENERGY');
+
+/** An organisation granted DEMO_ENERGY and BOOK_ENERGY (real authentication). */
+let grantBoth: { Authorization: string };
 
 interface Item {
   external_account_number: string;
@@ -27,7 +27,7 @@ async function allPages(s: Stack, first: string): Promise<{ pages: Item[][]; ite
   const pages: Item[][] = [];
   let url: string | undefined = first;
   while (url) {
-    const res = await request(s.app.callback()).get(url);
+    const res = await request(s.app.callback()).get(url).set(grantBoth);
     expect(res.status).toBe(200);
     pages.push(res.body);
     const link = res.headers.link as string | undefined;
@@ -42,27 +42,20 @@ describe('platform listings and meter point statuses on the real servers', () =>
   const accountNumbers = new Map<string, string>();
 
   async function importAccount(external: string, envelope?: { is_dry_run: boolean }): Promise<void> {
-    accountNumbers.set(external, (await importThroughApi(s.app, external, envelope)).kraken_identifier);
+    accountNumbers.set(external, (await importThroughApi(s, external, envelope)).kraken_identifier);
   }
 
 
-  const get = (path: string, headers: Record<string, string> = {}) => request(s.app.callback()).get(path).set(headers);
+  const get = (path: string, headers: Record<string, string> = {}) => request(s.app.callback()).get(path).set({ ...grantBoth, ...headers });
 
   beforeAll(async () => {
-    s = await startStack({
-      relay: false,
-      configure: (deps) => ({
-        extraRouters: [
-          registrationsRouter({ ...deps, authenticate: fakeAuthenticate }),
-          platformRouter({ ...deps, authenticate: fakeAuthenticate }),
-        ],
-      }),
-    });
+    s = await startStack({ relay: false });
     ext = (name) => `${name}-${s.taskQueue}`;
     await importAccount(ext('FIRST'));
     await importAccount(ext('SECOND'));
     await importAccount(ext('DRY'), { is_dry_run: true });
     await createSupplier(s.t.db, 'BOOK_ENERGY');
+    grantBoth = await s.authHeader('DEMO_ENERGY', 'BOOK_ENERGY');
     await createSupplier(s.t.db, 'OTHER_ENERGY');
     await insertGeneratedProcesses(s.t.db, 'BOOK_ENERGY', 2_500, 'BOOK');
     await insertGeneratedProcesses(s.t.db, 'OTHER_ENERGY', 3, 'OTHER');
@@ -127,7 +120,7 @@ describe('platform listings and meter point statuses on the real servers', () =>
     });
 
     it('answers not_found for an unknown supplier and for a supplier outside the grant, exactly alike', async () => {
-      const unknown = await get('/v1/data-import/all-account-import-processes/NO_SUCH_ENERGY/', { 'x-test-suppliers': 'DEMO_ENERGY,NO_SUCH_ENERGY' });
+      const unknown = await get('/v1/data-import/all-account-import-processes/NO_SUCH_ENERGY/', await s.authHeader('DEMO_ENERGY', 'NO_SUCH_ENERGY'));
       const outside = await get('/v1/data-import/all-account-import-processes/OTHER_ENERGY/');
       for (const res of [unknown, outside]) {
         expect(res.status).toBe(404);
@@ -138,7 +131,7 @@ describe('platform listings and meter point statuses on the real servers', () =>
         expect((await get(`/v1/data-import/${listing}-account-import-processes/OTHER_ENERGY/`)).status).toBe(404);
       }
       // Granted, the same supplier lists.
-      const granted = await get('/v1/data-import/all-account-import-processes/OTHER_ENERGY/', { 'x-test-suppliers': 'OTHER_ENERGY' });
+      const granted = await get('/v1/data-import/all-account-import-processes/OTHER_ENERGY/', await s.authHeader('OTHER_ENERGY'));
       expect(granted.body).toHaveLength(3);
     });
 
@@ -163,7 +156,7 @@ describe('platform listings and meter point statuses on the real servers', () =>
       const { port } = server.address() as AddressInfo;
       try {
         await new Promise<void>((resolve, reject) => {
-          const req = http.get({ port, host: '127.0.0.1', path: '/v1/data-import/all-account-import-processes/BOOK_ENERGY/' }, (res) => {
+          const req = http.get({ port, host: '127.0.0.1', path: '/v1/data-import/all-account-import-processes/BOOK_ENERGY/', headers: grantBoth }, (res) => {
             res.once('data', () => {
               req.destroy();
               resolve();
@@ -194,7 +187,7 @@ describe('platform listings and meter point statuses on the real servers', () =>
 
     it('follows the registration flows: marked, sent, confirmed, rejected', async () => {
       const external = ext('FIRST');
-      const sent = await request(s.app.callback()).post(`/v1/data-import/send-registration-flows/DEMO_ENERGY/${external}/`);
+      const sent = await s.request().post(`/v1/data-import/send-registration-flows/DEMO_ENERGY/${external}/`);
       expect(sent.status).toBe(200);
       const first = await statuses('DEMO_ENERGY', external);
       expect(first.body).toEqual([
@@ -220,7 +213,7 @@ describe('platform listings and meter point statuses on the real servers', () =>
     it('answers not_found (with the platform\'s error field) for an unknown account, a dry run only and a supplier outside the grant', async () => {
       const unknown = await statuses('DEMO_ENERGY', ext('NOBODY'));
       const dryRun = await statuses('DEMO_ENERGY', ext('DRY'));
-      const outside = await statuses('DEMO_ENERGY', ext('SECOND'), { 'x-test-suppliers': 'OTHER_ENERGY' });
+      const outside = await statuses('DEMO_ENERGY', ext('SECOND'), await s.authHeader('OTHER_ENERGY'));
       for (const res of [unknown, dryRun, outside]) {
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('not_found');

@@ -1,14 +1,12 @@
 import request from 'supertest';
 import { startStack, Stack } from '../support/stack';
-import { grantFromHeader, importThroughApi } from '../support/imports';
-import { topUpsRouter } from '../../platform/topUps/routes';
+import { importThroughApi } from '../support/imports';
 import { createSupplier, updateSupplier } from '../../db/stores/suppliers';
 import { uuidFromKey } from '../../lib/ids';
 
 // Real servers and a workflow bundle: far beyond jest's default 5 s.
 jest.setTimeout(120_000);
 
-const fakeAuthenticate = grantFromHeader();
 
 describe('post-import top-ups on the real servers', () => {
   let s: Stack;
@@ -16,12 +14,12 @@ describe('post-import top-ups on the real servers', () => {
   const accountNumbers = new Map<string, string>();
 
   async function importAccount(external: string, envelope?: { is_dry_run: boolean }): Promise<void> {
-    accountNumbers.set(external, (await importThroughApi(s.app, external, envelope)).kraken_identifier);
+    accountNumbers.set(external, (await importThroughApi(s, external, envelope)).kraken_identifier);
   }
 
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    request(s.app.callback()).post(`/v1/data-import/${path}`).set(headers).send(body as object);
+    s.request().post(`/v1/data-import/${path}`).set(headers).send(body as object);
 
   const accountId = async (external: string) => (await s.t.db('accounts').where({ external_account_number: external }).first('id')).id as string;
   const ledgerBalance = async (external: string) =>
@@ -29,7 +27,7 @@ describe('post-import top-ups on the real servers', () => {
   const outboxCount = async () => Number((await s.t.db('outbox').count({ n: '*' }))[0]!.n);
 
   beforeAll(async () => {
-    s = await startStack({ relay: false, configure: (deps) => ({ extraRouters: [topUpsRouter({ ...deps, authenticate: fakeAuthenticate })] }) });
+    s = await startStack({ relay: false });
     ext = (name) => `${name}-${s.taskQueue}`;
     await updateSupplier(s.t.db, 'DEMO_ENERGY', { documentRoot: '/srv/documents/demo' });
     await createSupplier(s.t.db, 'OTHER_ENERGY');
@@ -46,8 +44,8 @@ describe('post-import top-ups on the real servers', () => {
   async function expectNotFoundCases(path: string, body: (external: string, supplier?: string) => Record<string, unknown>, imported: string) {
     const unknown = await post(path, body(ext('NOBODY')));
     const stagedOnly = await post(path, body(ext('DRY')));
-    const outside = await post(path, body(imported), { 'x-test-suppliers': 'OTHER_ENERGY' });
-    const unknownSupplier = await post(path, body(imported, 'NO_SUCH_ENERGY'), { 'x-test-suppliers': 'DEMO_ENERGY,NO_SUCH_ENERGY' });
+    const outside = await post(path, body(imported), await s.authHeader('OTHER_ENERGY'));
+    const unknownSupplier = await post(path, body(imported, 'NO_SUCH_ENERGY'), await s.authHeader('DEMO_ENERGY', 'NO_SUCH_ENERGY'));
     for (const res of [unknown, stagedOnly, outside, unknownSupplier]) {
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('not_found');
@@ -183,7 +181,7 @@ describe('post-import top-ups on the real servers', () => {
       const array = await post('transactions/create/', [1]);
       expect(array.status).toBe(400);
       expect(array.body.code).toBe('parse_error');
-      const malformed = await request(s.app.callback()).post('/v1/data-import/transactions/create/').set('content-type', 'application/json').send('{"import_supplier":');
+      const malformed = await s.request().post('/v1/data-import/transactions/create/').set('content-type', 'application/json').send('{"import_supplier":');
       expect(malformed.body.code).toBe('parse_error');
     });
   });

@@ -1,8 +1,7 @@
 import request from 'supertest';
 import { eventually, startStack, Stack } from '../support/stack';
-import { grantFromHeader, importThroughApi } from '../support/imports';
+import { importThroughApi } from '../support/imports';
 import { readStream } from '../support/stream';
-import { registrationsRouter } from '../../api/routes/registrations';
 import { londonToday } from '../../account/dates';
 import { addCalendarDays, addWorkingDays } from '../../registration/workingDays';
 import { registrationFlowsWorkflowId } from '../../registration/workflowId';
@@ -19,7 +18,6 @@ const MPRN = '7382190405';
 const SUCCESS = 'REGISTRATION_FLOW_SUCCESS';
 const ERROR = 'REGISTRATION_FLOW_ERROR';
 
-const fakeAuthenticate = grantFromHeader();
 
 describe('send registration flows on the real servers', () => {
   let s: Stack;
@@ -27,13 +25,13 @@ describe('send registration flows on the real servers', () => {
   const accountNumbers = new Map<string, string>();
 
   const send = (external: string, query = '', headers: Record<string, string> = {}) =>
-    request(s.app.callback())
+    s.request()
       .post(`/v1/data-import/send-registration-flows/DEMO_ENERGY/${external}/${query}`)
       .set(headers)
       .send({ ignored: true });
 
   async function importAccount(external: string, envelope?: { is_dry_run: boolean }): Promise<void> {
-    accountNumbers.set(external, (await importThroughApi(s.app, external, envelope)).kraken_identifier);
+    accountNumbers.set(external, (await importThroughApi(s, external, envelope)).kraken_identifier);
   }
 
 
@@ -46,7 +44,7 @@ describe('send registration flows on the real servers', () => {
   const today = () => londonToday(new Date());
 
   beforeAll(async () => {
-    s = await startStack({ configure: (deps) => ({ extraRouters: [registrationsRouter({ ...deps, authenticate: fakeAuthenticate })] }) });
+    s = await startStack();
     // Workflow ids are global to the Temporal server: every run of this file uses its own accounts.
     ext = (name) => `${name}-${s.taskQueue}`;
     await Promise.all([
@@ -81,8 +79,8 @@ describe('send registration flows on the real servers', () => {
 
     const rows = await registrationRows(external);
     expect(rows.map((r) => [r.mpxn, r.supply_type, r.supply_start_date, r.status, r.requested_by, r.supplier_mpid])).toEqual([
-      [MPAN, 'ELECTRICITY', date, 'MARKED', 'test-org/key-1', 'DEMO'],
-      [MPRN, 'GAS', date, 'MARKED', 'test-org/key-1', 'DEMO'],
+      [MPAN, 'ELECTRICITY', date, 'MARKED', s.caller, 'DEMO'],
+      [MPRN, 'GAS', date, 'MARKED', s.caller, 'DEMO'],
     ]);
 
     const events = await eventually(async () => {
@@ -221,7 +219,7 @@ describe('send registration flows on the real servers', () => {
     expect([unknown.status, unknown.body]).toEqual([404, notFound(ext('NO-SUCH'))]);
     const dry = await send(ext('DRY'));
     expect([dry.status, dry.body]).toEqual([404, notFound(ext('DRY'))]);
-    const outside = await send(ext('PAST'), '', { 'x-test-suppliers': 'OTHER_ENERGY' });
+    const outside = await send(ext('PAST'), '', await s.authHeader('OTHER_ENERGY'));
     expect([outside.status, outside.body]).toEqual([404, notFound(ext('PAST'))]);
   });
 

@@ -16,7 +16,7 @@ import { ensureMaintenanceSchedule, maintenanceScheduleId } from '../../worker/m
 describe('retention', () => {
   let s: Stack;
   const X = (name: string) => s.ext(name);
-  const api = () => request(s.app.callback());
+  const api = () => s.request();
   const post = (body: unknown) => api().post('/v2/data-import/accounts/').send(body as object);
   const status = (ext: string) => api().get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`);
   const waitFor = (ext: string, wanted: string[]) =>

@@ -100,8 +100,8 @@ describe('two worker processes on one host', () => {
     for (const pid of pids) expect([...pollers].some((id) => id?.startsWith(`${pid}@`))).toBe(true);
 
     const ext = s.ext('TWO-WORKERS');
-    expect((await request(s.app.callback()).post('/v2/data-import/accounts/').send(uniqueAccount(ext))).status).toBe(201);
-    await eventually(async () => (await request(s.app.callback()).get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`)).body.status === 'PROCESSED', 60_000, 250);
+    expect((await s.request().post('/v2/data-import/accounts/').send(uniqueAccount(ext))).status).toBe(201);
+    await eventually(async () => (await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${ext}/`)).body.status === 'PROCESSED', 60_000, 250);
   }, 150_000);
 
   it('restarts a worker killed with SIGKILL, and it comes up again', async () => {

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { createDb } from '../../db/knex';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../lib/validation';
-import { createWorker } from '../../worker/createWorker';
+import { createWorker, createWorkerActivities, WorkerActivities } from '../../worker/createWorker';
 import type { ImportRef } from '../../activities';
 import { createMailer } from '../../emails/mailer';
 import { loadConfig } from '../../lib/config';
@@ -20,30 +20,31 @@ async function main() {
   const cache = new ReferenceDataCache(db);
   await cache.start();
   const connection = await NativeConnection.connect({ address: env.TEMPORAL_ADDRESS! });
-  const worker = await createWorker({
-    connection,
-    namespace: 'default',
-    taskQueue: env.TASK_QUEUE!,
+  const real = createWorkerActivities({
     db,
     validator: databaseValidator({ db, cache }),
     subjectPrefix: env.SUBJECT_PREFIX!,
     log: pino({ level: 'silent' }),
     mail: createMailer(loadConfig({ SMTP_URL: env.SMTP_URL, EMAIL_TEMPLATES_DIR: env.EMAIL_TEMPLATES_DIR }).email),
-    // CRASH_AT=never: an ordinary worker, for tests that kill it from outside (customer e-mails).
-    wrapActivities: env.CRASH_AT === 'never' ? undefined : (a) => ({
-      ...a,
-      createAccount: async (ref: ImportRef) => {
-        const create = a.createAccount as (r: ImportRef) => Promise<unknown>;
-        if (env.CRASH_AT === 'during') {
-          setTimeout(() => process.kill(process.pid, 'SIGKILL'), 3);
-          return create(ref);
-        }
-        await create(ref);
-        process.kill(process.pid, 'SIGKILL');
-        return new Promise(() => undefined);
-      },
-    }),
   });
+  // The kill point is placed by wrapping the real activities, passed to the worker like
+  // production's. CRASH_AT=never: an ordinary worker, for tests that kill it from outside.
+  const activities: WorkerActivities =
+    env.CRASH_AT === 'never'
+      ? real
+      : {
+          ...real,
+          createAccount: async (ref: ImportRef) => {
+            if (env.CRASH_AT === 'during') {
+              setTimeout(() => process.kill(process.pid, 'SIGKILL'), 3);
+              return real.createAccount(ref);
+            }
+            await real.createAccount(ref);
+            process.kill(process.pid, 'SIGKILL');
+            return new Promise<never>(() => undefined);
+          },
+        };
+  const worker = await createWorker({ connection, namespace: 'default', taskQueue: env.TASK_QUEUE!, activities });
   process.stdout.write('ready\n');
   await worker.run();
 }

@@ -11,14 +11,15 @@ import { OutboxRelay } from '../../events/relay';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../lib/validation';
 import { createApp } from '../../api/app';
-import { buildExtras } from '../../api/extras';
 import type { AppDeps } from '../../api/deps';
 import { natsCheck, postgresCheck, temporalCheck } from '../../lib/readiness';
-import { createWorker, WorkerDeps } from '../../worker/createWorker';
+import { createWorker, createWorkerActivities, WorkerActivities } from '../../worker/createWorker';
 import { createSupplier } from '../../db/stores/suppliers';
 import { createMailer } from '../../emails/mailer';
 import { createTestDatabase, TestDatabase } from './db';
 import { TEST_NATS_URL, TEST_TEMPORAL_ADDRESS } from './env';
+import { testAuth } from './auth';
+import request from 'supertest';
 
 export interface Stack {
   /** Unique per stack: put it in external account numbers, since workflow ids are global to the Temporal server. */
@@ -26,7 +27,16 @@ export interface Stack {
   ext(name: string): string;
   t: TestDatabase;
   config: Config;
+  /** The production app (authentication required) over the stack's dependencies. */
   app: Koa;
+  /** supertest over `app`, authenticated as an organisation granted DEMO_ENERGY. */
+  request(): request.Agent;
+  /** The API key of that organisation (for clients that obtain their own tokens: the migrate CLI). */
+  apiKey: string;
+  /** Who `request()` calls as: `<organisation>/<key id>` (as recorded in requested_by). */
+  caller: string;
+  /** The `Authorization` header of a fresh organisation granted exactly these suppliers (unknown ones included). */
+  authHeader(...suppliers: string[]): Promise<{ Authorization: string }>;
   nc: NatsConnection;
   client: Client;
   connection: Connection;
@@ -40,9 +50,10 @@ export interface Stack {
   stop(): Promise<void>;
   /** The dependencies the stack's app was built from. */
   deps: AppDeps;
-  /** The production wiring (authentication, GraphQL, documents, registrations) over the stack's dependencies, with another config if given. */
-  productionApp(config?: Config): Promise<Koa>;
-  startWorker(opts?: { wrapActivities?: WorkerDeps['wrapActivities'] }): Promise<void>;
+  /** The same app built with another config. */
+  appWith(config: Config): Koa;
+  /** Starts a worker over the real activities, or over what `activities` makes of them (a test's kill or pause point). */
+  startWorker(opts?: { activities?: (real: WorkerActivities) => WorkerActivities }): Promise<void>;
   stopWorker(): Promise<void>;
 }
 
@@ -52,7 +63,7 @@ export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' })
  * The whole service in-process against the real servers, isolated per test file: a fresh
  * database, a unique subject prefix and stream, a unique task queue on the test Temporal server.
  */
-export async function startStack(opts: { worker?: boolean; relay?: boolean; configure?: (deps: AppDeps) => Partial<AppDeps>; env?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(opts: { worker?: boolean; relay?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
   const id = crypto.randomBytes(4).toString('hex');
   const subjectPrefix = `t${id}`;
   const stream = `T_${id}`;
@@ -79,6 +90,7 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; conf
   const cache = new ReferenceDataCache(t.db);
   await cache.start();
   const metrics = createMetrics('test');
+  const auth = testAuth(t.db, config);
   const deps: AppDeps = {
     config,
     db: t.db,
@@ -87,15 +99,18 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; conf
     temporal: client,
     referenceData: cache,
     readiness: { postgres: postgresCheck(t.db), nats: natsCheck(nc), temporal: temporalCheck(connection) },
+    authStore: auth.store,
   };
-  const app = createApp({ ...deps, ...(opts.configure?.(deps) ?? {}) });
+  const app = createApp(deps);
+  const { apiKey, header: defaultAuth, organisation, keyId } = await auth.issue('DEMO_ENERGY');
 
   const stack: Stack = {
     deps,
-    async productionApp(cfg = config) {
-      const base = { ...deps, config: cfg };
-      return createApp({ ...base, ...(await buildExtras({ ...base, nc })) });
-    },
+    appWith: (cfg) => createApp({ ...deps, config: cfg }),
+    request: () => request.agent(app.callback()).set(defaultAuth),
+    apiKey,
+    caller: `${organisation}/${keyId}`,
+    authHeader: async (...suppliers) => (await auth.issue(...suppliers)).header,
     id,
     ext: (name: string) => `${name}-${id}`,
     t,
@@ -111,16 +126,12 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; conf
     async startWorker(wopts = {}) {
       const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
       const mail = createMailer(config.email);
+      const real = createWorkerActivities({ db: t.db, validator: databaseValidator({ db: t.db, cache }), subjectPrefix, log: silentLog, mail });
       stack.worker = await createWorker({
         connection: nativeConnection,
         namespace: config.temporal.namespace,
         taskQueue,
-        db: t.db,
-        validator: databaseValidator({ db: t.db, cache }),
-        subjectPrefix,
-        log: silentLog,
-        wrapActivities: wopts.wrapActivities,
-        mail,
+        activities: wopts.activities ? wopts.activities(real) : real,
       });
       const w = stack.worker;
       stack.workerRun = w.run().finally(() => {

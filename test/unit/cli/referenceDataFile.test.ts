@@ -1,5 +1,5 @@
 import { jsonArrayElementLines, parseCsv, readReferenceDataRows } from '../../../cli/commands/referenceData';
-import { CliError } from '../../../cli/main';
+import { CliError } from '../../../cli/errors';
 
 describe('parseCsv', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, numbering records by their first line', () => {

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { buildProgram, CliError } from '../../../cli/main';
+import { buildProgram } from '../../../cli/main';
+import { CliError } from '../../../cli/errors';
 import { configureCliContext } from '../../../cli/context';
 
 export interface CliRun {

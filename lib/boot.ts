@@ -1,0 +1,36 @@
+import { loadConfig, ConfigError, Config } from './config';
+import { createLogger, Logger } from './logger';
+import { onShutdown } from './shutdown';
+
+export interface Boot {
+  config: Config;
+  log: Logger;
+  /** Runs `stop` once on SIGTERM/SIGINT, then exits (lib/shutdown.ts). */
+  onShutdown(stop: () => Promise<void>, graceMs?: number): void;
+}
+
+/**
+ * The bootstrap both long-running processes share (api/main.ts, worker/main.ts): the
+ * configuration read once (a bad value exits 2 naming the variable), the process's logger, its
+ * shutdown hook; a start-up failure exits 1 with `describeFailure`'s line on stderr.
+ */
+export function bootProcess(name: string, start: (boot: Boot) => Promise<void>, describeFailure: (err: unknown) => string): void {
+  const run = async (): Promise<void> => {
+    let config: Config;
+    try {
+      config = loadConfig();
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        process.stderr.write(`configuration error: ${err.message}\n`);
+        process.exit(2);
+      }
+      throw err;
+    }
+    const log = createLogger({ level: config.logLevel, name });
+    await start({ config, log, onShutdown: (stop, graceMs) => onShutdown(log, stop, graceMs) });
+  };
+  run().catch((err: unknown) => {
+    process.stderr.write(`${describeFailure(err)}\n`);
+    process.exit(1);
+  });
+}
