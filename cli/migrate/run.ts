@@ -1,3 +1,6 @@
+// Over 300 lines on purpose: the bulk client's one run loop (submit, back-pressure, outages,
+// follow, resume) reads top to bottom; its parts with their own state live beside it (api, follow,
+// availability, state, report).
 import fs from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { ApiClient, errorCode, errorDetail, TransportError, type ApiResponse } from './api';
