@@ -8,7 +8,7 @@ import { connectTemporal } from '../lib/temporal';
 import { natsCheck, postgresCheck, temporalCheck } from '../lib/readiness';
 import { onShutdown } from '../lib/shutdown';
 import { ReferenceDataCache } from '../account/referenceDataCache';
-import { countByStatus } from '../db/stores/importProcesses';
+import { countByStatus } from '../imports/store';
 import { outboxBacklog } from '../events/outbox';
 import { createApp } from './app';
 import { buildExtras } from './extras';

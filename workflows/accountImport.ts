@@ -14,7 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
-import type { createActivities, Settled } from '../activities';
+import type { createActivities, Settled } from '../imports/activities';
 import type { EmailActivities } from '../emails/activities';
 import { ImportStatusKey } from './searchAttributes';
 

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../../api/deps';
 import { jsonBody } from '../../api/middleware/jsonBody';
 import { authenticated } from '../../api/principal';
-import { assertObject } from '../../api/services/imports';
+import { assertObject } from '../../imports/service';
 import { lockImportedAccount, topUpSupplier, type TopUpAccount } from './account';
 import { checkDocumentPaths } from './documents';
 import { addNotes, checkNotesBody, notePaths } from './notes';

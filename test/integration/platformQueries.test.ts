@@ -5,7 +5,7 @@ import { eventually, startStack, Stack } from '../support/stack';
 import { grantFromHeader, importThroughApi } from '../support/imports';
 import { registrationsRouter } from '../../api/routes/registrations';
 import { platformRouter } from '../../platform/routes';
-import { createSupplier } from '../../db/stores/suppliers';
+import { createSupplier } from '../../suppliers/store';
 import { insertGeneratedProcesses } from '../../bench/lib/importProcessRows';
 
 // Real servers and a workflow bundle: far beyond jest's default 5 s.

@@ -2,8 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { EventSchemaError } from '../events/outbox';
-import { markForRegistration } from '../registration/markForRegistration';
-import type { RegistrationOutcome, RegistrationRequest } from '../registration/types';
+import { markForRegistration } from './markForRegistration';
+import type { RegistrationOutcome, RegistrationRequest } from './types';
 
 export interface RegistrationActivityDeps {
   db: Knex;

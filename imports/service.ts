@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import type { Logger } from '../../lib/logger';
-import type { AccountValidator, Issue } from '../../account/validator';
-import { importWorkflowId } from '../../lib/ids';
-import { startImportWorkflow } from '../../lib/temporal';
-import { ACTIVE, findProcess, ImportProcess, setWorkflowRunId, upsertRun } from '../../db/stores/importProcesses';
-import { AlreadyImportedError, AccountValidationError, HttpError, ImportProcessError } from '../errors';
+import type { Logger } from '../lib/logger';
+import type { AccountValidator, Issue } from '../account/validator';
+import { importWorkflowId } from './workflowId';
+import { startImportWorkflow } from './startWorkflow';
+import { ACTIVE, findProcess, ImportProcess, setWorkflowRunId, upsertRun } from './store';
+import { AlreadyImportedError, AccountValidationError, HttpError, ImportProcessError } from '../api/errors';
 
 export interface ImportServiceDeps {
   db: Knex;

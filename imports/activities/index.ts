@@ -1,13 +1,13 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import type { Logger } from '../lib/logger';
-import type { Metrics } from '../lib/metrics';
-import type { AccountValidator } from '../account/validator';
-import { enqueueEvents, EventSchemaError, NewEvent } from '../events/outbox';
-import { findAccountByExternal, insertAccount, newAccountNumber } from '../db/stores/accountStore';
-import { getPayload, getProcessById, ImportProcess, ImportStatus, transition } from '../db/stores/importProcesses';
-import { getSupplier } from '../db/stores/suppliers';
+import type { Logger } from '../../lib/logger';
+import type { Metrics } from '../../lib/metrics';
+import type { AccountValidator } from '../../account/validator';
+import { enqueueEvents, EventSchemaError, NewEvent } from '../../events/outbox';
+import { findAccountByExternal, insertAccount, newAccountNumber } from '../../db/stores/accountStore';
+import { getPayload, getProcessById, ImportProcess, ImportStatus, transition } from '../store';
+import { getSupplier } from '../../suppliers/store';
 import {
   accountCreatedEvents,
   cancelledEvent,
@@ -16,8 +16,8 @@ import {
   EventScope,
   postImportCompletedEvent,
   postImportErrorEvent,
-} from './importEvents';
-import type { Account } from '../account/schema';
+} from '../events';
+import type { Account } from '../../account/schema';
 
 export interface ActivityDeps {
   db: Knex;
