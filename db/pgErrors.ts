@@ -3,13 +3,17 @@
  * name. Constraint names are knex's defaults for the keys declared in db/migrations/.
  */
 
-/** SQLSTATE 23505 unique_violation. */
-export const UNIQUE_VIOLATION = '23505';
+/** SQLSTATEs a caller tells apart (PostgreSQL manual, appendix A). */
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+const DUPLICATE_DATABASE = '42P04';
 
 /** Unique keys whose violation a caller tells apart from the others. */
 export const CONSTRAINT = {
   /** accounts.number: a drawn account number already taken (a retry draws another). */
   accountNumber: 'accounts_number_unique',
+  /** accounts (import_supplier, external_account_number): the account was imported already. */
+  accountExternalKey: 'accounts_import_supplier_external_account_number_unique',
 } as const;
 
 interface PgError {
@@ -27,6 +31,16 @@ export function isDataError(err: unknown): boolean {
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as PgError | null;
   return e?.code === UNIQUE_VIOLATION && (constraint === undefined || e.constraint === constraint);
+}
+
+/** A foreign key pointing at a row that does not exist. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  return (err as PgError | null)?.code === FOREIGN_KEY_VIOLATION;
+}
+
+/** CREATE DATABASE of a name that exists (two processes racing to create it). */
+export function isDuplicateDatabase(err: unknown): boolean {
+  return (err as PgError | null)?.code === DUPLICATE_DATABASE;
 }
 
 /** The name of the constraint `err` violated, if PostgreSQL named one. */
