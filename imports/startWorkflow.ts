@@ -41,6 +41,8 @@ export async function startImportWorkflow(client: Client, taskQueue: string, p: 
 
 async function start(client: Client, taskQueue: string, p: ImportProcess, input: AccountImportInput): Promise<string> {
   {
+    // Started by the function, not a string: the compiler checks `args` against its input, and its
+    // name is the workflow type ('accountImport') that recorded histories and running workflows carry.
     const handle = await client.workflow.start(accountImport, {
       workflowId: p.workflowId,
       taskQueue,
