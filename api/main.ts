@@ -6,7 +6,7 @@ import { connectNats } from '../events/nats';
 import { connectTemporal } from '../lib/temporal';
 import { natsCheck, postgresCheck, temporalCheck } from '../lib/readiness';
 import { ReferenceDataCache } from '../account/referenceDataCache';
-import { countByStatus } from '../db/stores/importProcesses';
+import { countByStatus } from '../imports/store';
 import { outboxBacklog } from '../events/outbox';
 import { createApp } from './app';
 import { dbAuthStore } from '../auth/store';

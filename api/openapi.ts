@@ -2,7 +2,7 @@
 // the platform's operations add theirs from platform/openapi.ts.
 import { AccountSchema, REFERENCED_SCHEMAS } from '../account/schema';
 import { EnvelopeSchema } from '../account/taskParams';
-import { IMPORT_STATUSES } from '../db/stores/importProcesses';
+import { IMPORT_STATUSES } from '../imports/store';
 import type { ErrorCode } from './errors';
 import { GRAPHQL_BODY_LIMIT_BYTES } from './routes/graphql';
 import { TOKEN_ERRORS } from '../auth/tokens';

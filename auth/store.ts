@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isForeignKeyViolation } from '../db/pgErrors';
 import { DISPLAY_PREFIX_LENGTH, API_KEY_PREFIX, hashSecret, newApiKeyId, randomSecret } from './secrets';
 import type { KeyRecord, NewRefreshToken, RotateOutcome, TokenStore } from './tokens';
 
@@ -19,8 +20,6 @@ export class AuthStoreError extends Error {
     this.name = 'AuthStoreError';
   }
 }
-
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /** Creates the organisation; false when one with this name exists (nothing changed). */
 export async function createOrganisation(db: Knex, name: string): Promise<boolean> {
@@ -52,7 +51,7 @@ export async function grantSupplier(db: Knex, organisation: string, supplier: st
     await db('organisation_suppliers').insert({ organisation, import_supplier: supplier }).onConflict(['organisation', 'import_supplier']).ignore();
   } catch (err) {
     // The organisation was checked just above: a foreign-key failure now is the supplier's.
-    if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) {
+    if (isForeignKeyViolation(err)) {
       const missingOrg = !(await organisationExists(db, organisation));
       throw missingOrg
         ? new AuthStoreError('organisation_not_found', `No organisation ${organisation}.`)
@@ -82,7 +81,7 @@ export async function issueApiKey(db: Knex, organisation: string, opts: { label?
       key_hash: hashSecret(key),
     });
   } catch (err) {
-    if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw new AuthStoreError('organisation_not_found', `No organisation ${organisation}.`);
+    if (isForeignKeyViolation(err)) throw new AuthStoreError('organisation_not_found', `No organisation ${organisation}.`);
     throw err;
   }
   return { id, key };

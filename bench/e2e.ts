@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../db/knex';
 import { insertAccount, newAccountNumber } from '../db/stores/accountStore';
-import { createSupplier } from '../db/stores/suppliers';
+import { createSupplier } from '../suppliers/store';
 import { generateBook, writeBook } from '../cli/generate';
 import { runMigration } from '../cli/migrate';
 import { startBenchStack, writeResult } from './lib/stack';

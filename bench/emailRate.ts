@@ -7,7 +7,7 @@
  */
 import { loadConfig } from '../lib/config';
 import { createDb } from '../db/knex';
-import { getSupplier } from '../db/stores/suppliers';
+import { getSupplier } from '../suppliers/store';
 
 async function main() {
   const supplier = process.argv[2] ?? 'DEMO_ENERGY';

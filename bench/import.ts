@@ -9,7 +9,7 @@
  */
 import { createDb } from '../db/knex';
 import { insertAccount, newAccountNumber } from '../db/stores/accountStore';
-import { createSupplier } from '../db/stores/suppliers';
+import { createSupplier } from '../suppliers/store';
 import { generateBook } from '../cli/generate';
 import type { Account } from '../account/schema';
 import { obtainToken, percentile, startBenchStack, writeResult } from './lib/stack';

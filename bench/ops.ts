@@ -10,7 +10,7 @@
  */
 import pg from 'pg';
 import { createDb } from '../db/knex';
-import { findProcess } from '../db/stores/importProcesses';
+import { findProcess } from '../imports/store';
 import { outboxBacklog } from '../events/outbox';
 import * as store from '../ops/store';
 import { buildSummary, latencyBinMinutes } from '../ops/summary';

@@ -24,12 +24,12 @@
  */
 import { createDb } from '../db/knex';
 import { insertAccount, newAccountNumber } from '../db/stores/accountStore';
-import { latestEventFor } from '../db/stores/importProcesses';
+import { latestEventFor } from '../imports/store';
 import { generateBook, writeBook } from '../cli/generate';
 import { runMigration } from '../cli/migrate';
 import { enqueueEvents } from '../events/outbox';
-import { accountCreatedEvents, postImportCompletedEvent } from '../activities/importEvents';
-import { importWorkflowId } from '../lib/ids';
+import { accountCreatedEvents, postImportCompletedEvent } from '../imports/events';
+import { importWorkflowId } from '../imports/workflowId';
 import { runRetention } from '../maintenance/retention';
 import { cpuSeconds, freePort, obtainToken, percentile, startBenchStack, writeResult } from './lib/stack';
 import fs from 'node:fs';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import pg from 'pg';
+import { isDuplicateDatabase } from './pgErrors';
 
 // Return DATE columns as 'YYYY-MM-DD' strings, never as JS Dates shifted by the local zone,
 // and BIGINT/NUMERIC as strings (exact money, no float drift).
@@ -64,7 +65,7 @@ export async function ensureDatabase(url: string): Promise<void> {
         await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
       } catch (err) {
         // Two processes racing to create it: the loser sees duplicate_database (42P04).
-        if ((err as { code?: string }).code !== '42P04') throw err;
+        if (!isDuplicateDatabase(err)) throw err;
       }
     }
   } finally {

@@ -2,25 +2,17 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
-import type { ImportRef } from '../activities';
-import { getProcessById, ImportProcess } from '../db/stores/importProcesses';
-import { getSupplier } from '../db/stores/suppliers';
+import { EMAIL_FAILURE } from '../lib/failureCodes';
+import type { ImportRef } from '../imports/activities';
+import { getProcessById, ImportProcess } from '../imports/store';
+import { getSupplier } from '../suppliers/store';
 import { findAccountByExternal } from '../db/stores/accountStore';
 import { enqueueEvents } from '../events/outbox';
-import { postImportCompletedEvent, postImportErrorEvent } from '../activities/importEvents';
+import { postImportCompletedEvent, postImportErrorEvent } from '../imports/events';
 import { countEmailsByStatus, failQueued, queueEmails } from './store';
 import { deliverAccountEmails, SenderNotConfiguredError } from './delivery';
 import type { MailTransport } from './transport';
 import type { TemplateRenderer } from './templates';
-
-/** Stable failure types of the e-mail steps (post_import.error's error_code). */
-export const EMAIL_FAILURE = {
-  superseded: 'import_process_superseded',
-  senderNotConfigured: 'customer_email_sender_not_configured',
-  relayNotConfigured: 'customer_email_relay_not_configured',
-  temporary: 'customer_email_temporary_failure',
-  deliveryFailed: 'customer_email_delivery_failed',
-} as const;
 
 export const WELCOME_TEMPLATE = 'migration_welcome';
 

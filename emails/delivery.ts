@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { loadAccount } from '../db/stores/accountStore';
 import type { Account } from '../account/schema';
-import { getSupplier, ImportSupplier } from '../db/stores/suppliers';
+import { getSupplier, ImportSupplier } from '../suppliers/store';
 import { enqueueEvents } from '../events/outbox';
 import { CustomerEmail, getEmail, listEmails, recordAttempt } from './store';
 import { classifySmtpError, MailTransport } from './transport';

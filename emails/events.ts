@@ -1,5 +1,5 @@
 import type { NewEvent } from '../events/outbox';
-import { importWorkflowId } from '../lib/ids';
+import { importWorkflowId } from '../imports/workflowId';
 import type { CustomerEmail } from './store';
 
 /**

@@ -104,6 +104,17 @@ export async function queueEmails(trx: Knex, q: QueueInput): Promise<void> {
   await trx(TABLE).insert(rows).onConflict(['account_number', 'user_number', 'template']).ignore();
 }
 
+/**
+ * The queue rows of the import's first post-import step (before delivery existed: histories
+ * recorded then replay it): account, customer, address and template only; a second call changes
+ * nothing.
+ */
+export async function queueAddressOnly(trx: Knex, accountNumber: string, users: { userNumber: string; email: string }[], template: string): Promise<void> {
+  if (users.length === 0) return;
+  const rows = users.map((u) => ({ account_number: accountNumber, user_number: u.userNumber, email: u.email, template }));
+  await trx(TABLE).insert(rows).onConflict(['account_number', 'user_number', 'template']).ignore();
+}
+
 export interface EmailFilter {
   importSupplier?: string;
   accountNumber?: string;

@@ -17,11 +17,6 @@ export function uuidFromKey(key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/** Workflow id of an account import: business keys, never timestamps. */
-export function importWorkflowId(importSupplier: string, externalAccountNumber: string): string {
-  return `account-import:${importSupplier}:${externalAccountNumber}`;
-}
-
 /** Timestamps as the spec shows them: UTC offset and fractional seconds. */
 export function isoWithOffset(d: Date): string {
   return d.toISOString().replace('Z', '+00:00');

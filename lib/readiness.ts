@@ -1,7 +1,7 @@
 import type { Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '../events/nats';
+import type { NatsConnection } from '@nats-io/nats-core';
 
 export const postgresCheck = (db: Knex) => async () => {
   await db.raw('SELECT 1');

@@ -10,7 +10,7 @@ import type { Logger } from '../lib/logger';
 import { errorHandler } from '../api/middleware/errors';
 import { securityHeaders } from '../api/middleware/observe';
 import { HttpError, notFound } from '../api/errors';
-import { findProcess } from '../db/stores/importProcesses';
+import { findProcess } from '../imports/store';
 import { opsTokenAuth } from './auth';
 import { buildOpsOpenApiDocument } from './openapi';
 import { importsWithError, supplierCodes } from './store';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { IMPORT_STATUSES, ImportProcess } from '../db/stores/importProcesses';
+import { IMPORT_STATUSES, ImportProcess } from '../imports/store';
 import { outboxBacklog } from '../events/outbox';
 import type { AffectedImport } from './store';
 import * as store from './store';

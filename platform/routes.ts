@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream';
 import type { RouterDeps } from '../api/deps';
 import { HttpError, notFound } from '../api/errors';
 import { canAccessSupplier } from '../api/principal';
-import { getSupplier } from '../db/stores/suppliers';
+import { getSupplier } from '../suppliers/store';
 import { jsonArrayStream } from './listing/jsonArray';
 import { encodeCursor, parseListingParams } from './listing/params';
 import { type Listing, platformItem, platformPage, type PlatformRow, streamPlatformRows } from './listing/query';

@@ -1,5 +1,5 @@
 import type { NewEvent } from '../events/outbox';
-import { importWorkflowId } from '../lib/ids';
+import { importWorkflowId } from '../imports/workflowId';
 import type { MeterPointForRegistration } from './eligibility';
 
 /** The business key of a meter point's registration event: one event per marked meter point, ever. */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { londonToday } from '../account/dates';
-import { findProcess } from '../db/stores/importProcesses';
-import { getSupplier } from '../db/stores/suppliers';
+import { findProcess } from '../imports/store';
+import { getSupplier } from '../suppliers/store';
 import { enqueueEvents } from '../events/outbox';
 import { uuidFromKey } from '../lib/ids';
 import { decideRegistration, registrationWindow } from './eligibility';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { createSupplier, getSupplier, updateSupplier } from '../db/stores/suppliers';
+import { createSupplier, getSupplier, updateSupplier } from '../suppliers/store';
 import { createOrganisation, dbTokenStore, grantSupplier, issueApiKey } from '../auth/store';
 import { hashSecret } from '../auth/secrets';
 

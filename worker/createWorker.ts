@@ -2,7 +2,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
-import { createActivities } from '../activities';
+import { createActivities } from '../imports/activities';
 import { buildWorkerActivities } from './extraActivities';
 import type { AccountValidator } from '../account/validator';
 import type { EmailActivityDeps } from '../emails/activities';

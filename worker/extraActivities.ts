@@ -1,5 +1,5 @@
 import type { ActivityDeps } from './createWorker';
-import { createRegistrationActivities } from '../activities/registration';
+import { createRegistrationActivities } from '../registration/activities';
 import { createMaintenanceActivities } from '../maintenance/activities';
 import { createEmailActivities } from '../emails/activities';
 

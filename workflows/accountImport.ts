@@ -14,9 +14,10 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
-import type { createActivities, Settled } from '../activities';
+import type { createActivities, Settled } from '../imports/activities';
 import type { EmailActivities } from '../emails/activities';
 import { ImportStatusKey } from './searchAttributes';
+import { IMPORT_FAILURE } from '../lib/failureCodes';
 
 /** Workflow input: ids and settings only; the payload stays in PostgreSQL (claim check). */
 export interface AccountImportInput {
@@ -108,7 +109,7 @@ const emailRecorder = proxyLocalActivities<EmailActivities>({
 });
 
 /** Code recorded when retries of an infrastructure failure ran out. */
-export const INFRASTRUCTURE_ERROR_CODE = 'import_process_infrastructure_unavailable';
+export const INFRASTRUCTURE_ERROR_CODE = IMPORT_FAILURE.infrastructure;
 
 function failureOf(err: unknown): { code: string; detail: string } {
   let cause: unknown = err;

@@ -2,9 +2,9 @@ import Router from '@koa/router';
 import type { RouterDeps } from '../deps';
 import { jsonBody } from '../middleware/jsonBody';
 import { canAccessSupplier } from '../principal';
-import { databaseValidator } from '../../lib/validation';
-import { findProcess, toApiRecord } from '../../db/stores/importProcesses';
-import { assertObject, createImport, validateAccount } from '../services/imports';
+import { databaseValidator } from '../../account/databaseValidator';
+import { findProcess, toApiRecord } from '../../imports/store';
+import { assertObject, createImport, validateAccount } from '../../imports/service';
 import { notFound } from '../errors';
 
 /** The v2 account operations of the spec: validate, create, import status. */

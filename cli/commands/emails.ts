@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { Knex } from 'knex';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { getSupplier, ImportSupplier } from '../../db/stores/suppliers';
+import { getSupplier, ImportSupplier } from '../../suppliers/store';
 import { CliError } from '../errors';
 import { print, withDb } from '../context';
 import { integerIn, json, table, withExamples } from '../format';

@@ -9,7 +9,7 @@ import {
   SupplierSettings,
   SupplierStatus,
   updateSupplier,
-} from '../../db/stores/suppliers';
+} from '../../suppliers/store';
 import { listReferenceData } from '../../account/referenceDataStore';
 import { CliError } from '../errors';
 import { print, withDb } from '../context';

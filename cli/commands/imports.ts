@@ -6,7 +6,7 @@ import {
   IMPORT_STATUSES,
   ImportProcess,
   ImportStatus,
-} from '../../db/stores/importProcesses';
+} from '../../imports/store';
 import { listImportProcesses } from '../../platform/listing/query';
 import { CliError } from '../errors';
 import { print, withDb, withTemporal } from '../context';

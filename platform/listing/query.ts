@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Readable } from 'node:stream';
-import { COLUMNS, type ImportProcess, type ImportProcessRow, type ImportStatus, toModel } from '../../db/stores/importProcesses';
+import { COLUMNS, type ImportProcess, type ImportProcessRow, type ImportStatus, toModel } from '../../imports/store';
 
 /**
  * The platform's three listings of a supplier's import processes. "imported" = an account exists

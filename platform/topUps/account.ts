@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import { HttpError, notFound } from '../../api/errors';
 import { canAccessSupplier } from '../../api/principal';
-import { getSupplier, type ImportSupplier } from '../../db/stores/suppliers';
+import { getSupplier, type ImportSupplier } from '../../suppliers/store';
 
 /** The imported account a top-up writes to, with what its checks need of the supplier. */
 export interface TopUpAccount {

@@ -1,6 +1,6 @@
 import { resolveDocumentPath, type DocumentStore } from '../../account/documents';
 import { IssueList } from '../../account/issues';
-import type { ImportSupplier } from '../../db/stores/suppliers';
+import type { ImportSupplier } from '../../suppliers/store';
 import { TopUpValidationError } from './validate';
 
 /**

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type { RouterDeps } from '../../api/deps';
 import { jsonBody } from '../../api/middleware/jsonBody';
-import { assertObject } from '../../api/services/imports';
+import { assertObject } from '../../imports/service';
 import { lockImportedAccount, topUpSupplier, type TopUpAccount } from './account';
 import { checkDocumentPaths } from './documents';
 import { addNotes, checkNotesBody, notePaths } from './notes';

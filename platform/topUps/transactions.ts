@@ -3,7 +3,7 @@ import { nextDay } from '../../account/dates';
 import { DECIMAL_RE } from '../../account/ajv';
 import type { IssueList } from '../../account/issues';
 import { enqueueEvents, type NewEvent } from '../../events/outbox';
-import { importWorkflowId } from '../../lib/ids';
+import { importWorkflowId } from '../../imports/workflowId';
 import type { TopUpAccount } from './account';
 import { TransactionsRequestSchema, type TopUpTransaction, type TopUpTransactionType, type TransactionsRequest } from './schemas';
 import { bodyChecker, checkIds } from './validate';

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { prepareTemplateDatabase, dropTestDatabases } from '../support/db';
 import { startStack, eventually } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
-import { importWorkflowId } from '../../lib/ids';
+import { importWorkflowId } from '../../imports/workflowId';
 
 async function main() {
   await prepareTemplateDatabase();

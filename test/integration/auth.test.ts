@@ -4,7 +4,7 @@ import request from 'supertest';
 import type Koa from 'koa';
 import { startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
-import { createSupplier } from '../../db/stores/suppliers';
+import { createSupplier } from '../../suppliers/store';
 import { createOrganisation, grantSupplier, issueApiKey, revokeApiKey } from '../../auth/store';
 import type { Config } from '../../lib/config';
 

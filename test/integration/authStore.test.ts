@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/db';
-import { createSupplier } from '../../db/stores/suppliers';
+import { createSupplier } from '../../suppliers/store';
 import {
   AuthStoreError,
   createOrganisation,

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { runCli } from '../unit/cli/runCli';
-import { transition, upsertRun } from '../../db/stores/importProcesses';
-import { importWorkflowId } from '../../lib/ids';
+import { transition, upsertRun } from '../../imports/store';
+import { importWorkflowId } from '../../imports/workflowId';
 
 let t: TestDatabase;
 let env: Record<string, string>;

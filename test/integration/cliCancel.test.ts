@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { eventually, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
-import { findProcess } from '../../db/stores/importProcesses';
+import { findProcess } from '../../imports/store';
 import { runCli } from '../unit/cli/runCli';
 
 describe('data-import imports cancel on the real servers', () => {

@@ -9,9 +9,9 @@ import { uniqueAccount } from '../support/fixtures';
 import { readStream } from '../support/stream';
 import { startSmtpSink, SmtpSink } from '../support/smtpSink';
 import { runCli } from '../unit/cli/runCli';
-import { updateSupplier } from '../../db/stores/suppliers';
+import { updateSupplier } from '../../suppliers/store';
 import { createWorker, createWorkerActivities } from '../../worker/createWorker';
-import { databaseValidator } from '../../lib/validation';
+import { databaseValidator } from '../../account/databaseValidator';
 import { createMailer } from '../../emails/mailer';
 import { registerCustomerEmailGauge } from '../../emails/metrics';
 

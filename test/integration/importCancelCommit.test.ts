@@ -2,8 +2,8 @@ import request from 'supertest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { eventually, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
-import { importWorkflowId } from '../../lib/ids';
-import type { ImportRef } from '../../activities';
+import { importWorkflowId } from '../../imports/workflowId';
+import type { ImportRef } from '../../imports/activities';
 
 /** A gate an activity waits at until the test opens it. */
 function gate() {

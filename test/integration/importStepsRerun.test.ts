@@ -3,12 +3,12 @@
  * before its workflow task completed would run it (local activities leave no record then). Each
  * must continue from what it finds; only another run number is stale (issue "Nothing gets stuck").
  */
-import { createActivities, ImportRef } from '../../activities';
+import { createActivities, ImportRef } from '../../imports/activities';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
-import { databaseValidator } from '../../lib/validation';
-import { importWorkflowId } from '../../lib/ids';
-import { getProcessById, upsertRun } from '../../db/stores/importProcesses';
-import { createSupplier } from '../../db/stores/suppliers';
+import { databaseValidator } from '../../account/databaseValidator';
+import { importWorkflowId } from '../../imports/workflowId';
+import { getProcessById, upsertRun } from '../../imports/store';
+import { createSupplier } from '../../suppliers/store';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { uniqueAccount } from '../support/fixtures';
 import { silentLog } from '../support/stack';

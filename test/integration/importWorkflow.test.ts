@@ -3,11 +3,11 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { eventually, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { readStream } from '../support/stream';
-import { createSupplier } from '../../db/stores/suppliers';
+import { createSupplier } from '../../suppliers/store';
 import { deleteReferenceData, upsertReferenceData } from '../../account/referenceDataStore';
-import { findProcess, upsertRun } from '../../db/stores/importProcesses';
-import { importWorkflowId } from '../../lib/ids';
-import { startImportWorkflow } from '../../lib/temporal';
+import { findProcess, upsertRun } from '../../imports/store';
+import { importWorkflowId } from '../../imports/workflowId';
+import { startImportWorkflow } from '../../imports/startWorkflow';
 import { importStatusQuery } from '../../workflows/accountImport';
 
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();

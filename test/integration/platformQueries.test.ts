@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { eventually, startStack, Stack } from '../support/stack';
 import { importThroughApi } from '../support/imports';
-import { createSupplier } from '../../db/stores/suppliers';
+import { createSupplier } from '../../suppliers/store';
 import { insertGeneratedProcesses } from '../../bench/lib/importProcessRows';
 
 // Real servers and a workflow bundle: far beyond jest's default 5 s.

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { startStack, Stack } from '../support/stack';
 import { importThroughApi } from '../support/imports';
-import { createSupplier, updateSupplier } from '../../db/stores/suppliers';
+import { createSupplier, updateSupplier } from '../../suppliers/store';
 import { uuidFromKey } from '../../lib/ids';
 
 // Real servers and a workflow bundle: far beyond jest's default 5 s.

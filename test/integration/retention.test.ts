@@ -3,9 +3,9 @@ import { eventually, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { runCli } from '../unit/cli/runCli';
 import { enqueueEvents } from '../../events/outbox';
-import { findProcess, transition } from '../../db/stores/importProcesses';
+import { findProcess, transition } from '../../imports/store';
 import { createMetrics } from '../../lib/metrics';
-import { importWorkflowId } from '../../lib/ids';
+import { importWorkflowId } from '../../imports/workflowId';
 import { RetentionSettings, runRetention } from '../../maintenance/retention';
 import { ensureMaintenanceSchedule, maintenanceScheduleId } from '../../worker/maintenanceSchedule';
 

@@ -2,7 +2,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, Runtime, DefaultLogger } from '@temporalio/worker';
 import { ApplicationFailure } from '@temporalio/common';
 import { accountImport, AccountImportInput, INFRASTRUCTURE_ERROR_CODE } from '../../workflows/accountImport';
-import type { ImportActivities, ImportRef } from '../../activities';
+import type { ImportActivities, ImportRef } from '../../imports/activities';
 import type { EmailActivities } from '../../emails/activities';
 
 /**

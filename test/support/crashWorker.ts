@@ -7,9 +7,9 @@ import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import pino from 'pino';
 import { createDb } from '../../db/knex';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
-import { databaseValidator } from '../../lib/validation';
+import { databaseValidator } from '../../account/databaseValidator';
 import { createWorker, createWorkerActivities, WorkerActivities } from '../../worker/createWorker';
-import type { ImportRef } from '../../activities';
+import type { ImportRef } from '../../imports/activities';
 import { createMailer } from '../../emails/mailer';
 import { loadConfig } from '../../lib/config';
 

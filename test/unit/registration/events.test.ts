@@ -1,5 +1,6 @@
 import { validatePayload } from '../../../events/catalogue';
-import { uuidFromKey, importWorkflowId } from '../../../lib/ids';
+import { uuidFromKey } from '../../../lib/ids';
+import { importWorkflowId } from '../../../imports/workflowId';
 import { buildEnvelope } from '../../../events/outbox';
 import { registrationRequestedEvent } from '../../../registration/events';
 import type { MeterPointForRegistration } from '../../../registration/eligibility';

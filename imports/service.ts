@@ -1,11 +1,12 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import type { Logger } from '../../lib/logger';
-import type { AccountValidator, Issue } from '../../account/validator';
-import { importWorkflowId } from '../../lib/ids';
-import { startImportWorkflow } from '../../lib/temporal';
-import { ACTIVE, findProcess, ImportProcess, setWorkflowRunId, upsertRun } from '../../db/stores/importProcesses';
-import { AlreadyImportedError, AccountValidationError, HttpError, ImportProcessError } from '../errors';
+import type { Logger } from '../lib/logger';
+import type { AccountValidator, Issue } from '../account/validator';
+import { importWorkflowId } from './workflowId';
+import { startImportWorkflow } from './startWorkflow';
+import { isUniqueViolation } from '../db/pgErrors';
+import { ACTIVE, findProcess, ImportProcess, setWorkflowRunId, upsertRun } from './store';
+import { AlreadyImportedError, AccountValidationError, HttpError, ImportProcessError } from '../api/errors';
 
 export interface ImportServiceDeps {
   db: Knex;
@@ -20,8 +21,6 @@ export async function validateAccount(validator: AccountValidator, body: unknown
   if (!outcome.ok) throw new AccountValidationError(outcome.errors);
   return { warnings: outcome.warnings };
 }
-
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * create (DESIGN.md "Flow of one import"): validate with the same validator, then under the
@@ -83,7 +82,7 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
   } catch (err) {
     // Two first creates of the same account raced on the insert: the loser re-reads under the
     // lock and answers like any later create.
-    if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    if (!isUniqueViolation(err)) throw err;
     process = await txn();
   }
 

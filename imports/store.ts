@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isoWithOffset } from '../../lib/ids';
+import { isoWithOffset } from '../lib/ids';
 
 export const IMPORT_STATUSES = [
   'PENDING',

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { createAccountValidator, AccountValidator, SupplierConfig } from '../account/validator';
-import { LocalDocumentStore, DocumentStore } from '../account/documents';
-import { ReferenceDataCache } from '../account/referenceDataCache';
-import { findReferenceOwners } from '../account/referenceDataStore';
-import { getSupplier, ImportSupplier } from '../db/stores/suppliers';
+import { createAccountValidator, AccountValidator, SupplierConfig } from './validator';
+import { LocalDocumentStore, DocumentStore } from './documents';
+import { ReferenceDataCache } from './referenceDataCache';
+import { findReferenceOwners } from './referenceDataStore';
+import { getSupplier, ImportSupplier } from '../suppliers/store';
 
 export function toSupplierConfig(s: ImportSupplier): SupplierConfig {
   return {

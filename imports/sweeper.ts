@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
-import { findUnstartedRuns, setWorkflowRunId } from '../db/stores/importProcesses';
-import { startImportWorkflow } from '../lib/temporal';
+import { findUnstartedRuns, setWorkflowRunId } from './store';
+import { startImportWorkflow } from './startWorkflow';
 
 /**
  * Starts the workflows of PENDING runs that have none: the API stores an import and then starts

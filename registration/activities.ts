@@ -1,9 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
+import { REGISTRATION_FAILURE } from '../lib/failureCodes';
 import { EventSchemaError } from '../events/outbox';
-import { markForRegistration } from '../registration/markForRegistration';
-import type { RegistrationOutcome, RegistrationRequest } from '../registration/types';
+import { markForRegistration } from './markForRegistration';
+import type { RegistrationOutcome, RegistrationRequest } from './types';
 
 export interface RegistrationActivityDeps {
   db: Knex;
@@ -11,9 +12,6 @@ export interface RegistrationActivityDeps {
   log: Logger;
   now?: () => Date;
 }
-
-/** Stable failure type of a registration event that does not match its catalogue schema (our bug). */
-export const REGISTRATION_EVENT_SCHEMA_FAILURE = 'event_schema_violation';
 
 /** Activities of the registrationFlows workflow (STYLE.md #3: the worker wires the dependencies). */
 export function createRegistrationActivities(deps: RegistrationActivityDeps) {
@@ -36,7 +34,7 @@ export function createRegistrationActivities(deps: RegistrationActivityDeps) {
       } catch (err) {
         if (err instanceof EventSchemaError) {
           // Retrying would hit the same bug: fail at once, nothing marked (the transaction rolled back).
-          throw ApplicationFailure.create({ type: REGISTRATION_EVENT_SCHEMA_FAILURE, message: err.message, nonRetryable: true });
+          throw ApplicationFailure.create({ type: REGISTRATION_FAILURE.eventSchema, message: err.message, nonRetryable: true });
         }
         throw err;
       }
