@@ -4,6 +4,7 @@ import { Config, ConfigError, loadConfig } from '../lib/config';
 import { createDb } from '../db/knex';
 import { connectTemporal } from '../lib/temporal';
 import { CliError } from './errors';
+import { isUndefinedTable } from '../db/pgErrors';
 
 /**
  * What a command needs from the outside world, opened lazily: `--help` and argument errors need
@@ -78,8 +79,8 @@ function databaseError(err: unknown, url: string): unknown {
   const code = (err as { code?: string } | null)?.code;
   const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
   if (code && UNREACHABLE.has(code)) return new CliError(`cannot use the database at ${redactUrl(url)}: ${msg}`);
-  // 42P01 undefined_table: the database exists but was never migrated.
-  if (code === '42P01') return new CliError(`the database at ${redactUrl(url)} is not migrated (${msg}); run \`npm run up\` or \`npx tsx scripts/setup.ts\``);
+  // The database exists but was never migrated.
+  if (isUndefinedTable(err)) return new CliError(`the database at ${redactUrl(url)} is not migrated (${msg}); run \`npm run up\` or \`npx tsx scripts/setup.ts\``);
   return err;
 }
 

@@ -7,6 +7,7 @@
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
 const DUPLICATE_DATABASE = '42P04';
+const UNDEFINED_TABLE = '42P01';
 
 /** Unique keys whose violation a caller tells apart from the others. */
 export const CONSTRAINT = {
@@ -47,4 +48,9 @@ export function isDuplicateDatabase(err: unknown): boolean {
 export function violatedConstraint(err: unknown): string | undefined {
   const c = (err as PgError | null)?.constraint;
   return typeof c === 'string' ? c : undefined;
+}
+
+/** A table that does not exist: the database was never migrated. */
+export function isUndefinedTable(err: unknown): boolean {
+  return (err as PgError | null)?.code === UNDEFINED_TABLE;
 }

@@ -12,8 +12,6 @@ export const IMPORT_STATUSES = [
 ] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
-/** Statuses from which a new create starts a new run (DESIGN.md "Import process states"). */
-export const RESTARTABLE: readonly ImportStatus[] = ['DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED', 'ERRORED', 'CANCELLED'];
 /** Statuses in which a run is under way: a create answers a conflict. */
 export const ACTIVE: readonly ImportStatus[] = ['PENDING', 'IN_PROGRESS'];
 

@@ -12,7 +12,6 @@ export const IMPORT_FAILURE = {
   cancelled: 'import_process_cancelled',
   superseded: 'import_process_superseded',
   eventSchema: 'event_schema_violation',
-  postImport: 'post_import_failed',
   /** A step found its run already ended by another attempt; recordFailure reports that end. */
   settled: 'import_process_already_settled',
   /** Recorded by the workflow when retries of an infrastructure failure ran out. */

@@ -6,6 +6,7 @@ import { planAccountRows } from './accountRows';
 import { type AccountTable, OWNED_TABLES } from './accountTables';
 import type { Account } from './accountTypes';
 import { allocatedIds, allocationSql, insertTablesWithUnnest, unnestInsertSql } from './unnestInsert';
+import { CONSTRAINT, isUniqueViolation } from '../pgErrors';
 
 export type { CreatedAccount } from './accountAssemble';
 export type { Account } from './accountTypes';
@@ -14,12 +15,11 @@ export type { Account } from './accountTypes';
  * The unique key a second create for the same (supplier, external account number) violates
  * (SQLSTATE 23505). Other unique keys (the account number the caller chose) have other names.
  */
-export const ACCOUNT_EXTERNAL_KEY = 'accounts_import_supplier_external_account_number_unique';
+export const ACCOUNT_EXTERNAL_KEY = CONSTRAINT.accountExternalKey;
 
 /** True when `err` is the duplicate-import violation: the account already exists. */
 export function isDuplicateAccountError(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string } | null;
-  return e?.code === '23505' && e.constraint === ACCOUNT_EXTERNAL_KEY;
+  return isUniqueViolation(err, CONSTRAINT.accountExternalKey);
 }
 
 function randomNumber(prefix: string): string {
