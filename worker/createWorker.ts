@@ -1,19 +1,11 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
-import type { Knex } from 'knex';
-import type { Logger } from '../lib/logger';
-import type { Metrics } from '../lib/metrics';
 import { createActivities } from '../imports/activities';
+import type { ActivityDeps as ImportActivityDeps } from '../imports/activities/context';
 import { buildWorkerActivities } from './extraActivities';
-import type { AccountValidator } from '../account/validator';
 import type { EmailActivityDeps } from '../emails/activities';
 
-/** What the activities are built from. */
-export interface ActivityDeps {
-  db: Knex;
-  validator: AccountValidator;
-  subjectPrefix: string;
-  log: Logger;
-  metrics?: Metrics;
+/** What the activities are built from: the import's dependencies, and the mail relay of e-mails. */
+export interface ActivityDeps extends Omit<ImportActivityDeps, 'now'> {
   /** The mail relay and templates of customer e-mails (emails/mailer.ts builds them from the config). */
   mail?: EmailActivityDeps['mail'];
 }
