@@ -8,6 +8,8 @@ const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
 const DUPLICATE_DATABASE = '42P04';
 const UNDEFINED_TABLE = '42P01';
+/** character_not_in_repertoire (a NUL byte in a text value) and untranslatable_character. */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
 /** Unique keys whose violation a caller tells apart from the others. */
 export const CONSTRAINT = {
@@ -53,4 +55,10 @@ export function violatedConstraint(err: unknown): string | undefined {
 /** A table that does not exist: the database was never migrated. */
 export function isUndefinedTable(err: unknown): boolean {
   return (err as PgError | null)?.code === UNDEFINED_TABLE;
+}
+
+/** A text value PostgreSQL cannot hold (U+0000 above all): the caller's input, not our bug. */
+export function isUnstorableText(err: unknown): boolean {
+  const code = (err as PgError | null)?.code;
+  return typeof code === 'string' && UNSTORABLE_TEXT.has(code);
 }
