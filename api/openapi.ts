@@ -120,7 +120,7 @@ function responseSchemas() {
   return {
     Issue: ISSUE,
     Warnings: { type: 'object', required: ['warnings'], additionalProperties: false, properties: { warnings: { type: 'array', items: ref('Issue') } } },
-    ParseError: errorSchema(codesOf('parse_error'), 'Malformed JSON, a body that is not a JSON object, or no body.'),
+    ParseError: errorSchema(codesOf('parse_error', 'invalid'), 'Malformed JSON, a body that is not a JSON object, or no body (`parse_error`); a text value PostgreSQL cannot store, U+0000 (`invalid`).'),
     AccountValidationFailed: {
       type: 'object',
       required: ['detail', 'code', 'errors'],
