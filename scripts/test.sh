@@ -37,7 +37,9 @@ if [[ $# -eq 0 && "$code" == 0 ]]; then
   fi
   if [[ "${DATA_IMPORT_FUZZ:-1}" != 0 ]]; then
     say "schemathesis against the running API (scripts/fuzz.sh)"
-    bash "$ROOT/scripts/fuzz.sh" || code=1
+    # A fixed seed inside the test command, so a CI run is reproducible (this one once found a 500,
+    # now a regression check); `npm run test:fuzz` alone draws a new seed each time to explore.
+    FUZZ_SEED="${FUZZ_SEED:-924069319}" bash "$ROOT/scripts/fuzz.sh" || code=1
   fi
   set -e
 fi
