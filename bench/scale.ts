@@ -439,7 +439,7 @@ async function main() {
       console.log(JSON.stringify(row));
       previousAfter = after;
       accountsAtPreviousAfter = imported;
-      writeResult('scale', { sizes: SIZES, e2eCount: E2E_COUNT, probes: PROBES, rows, note: 'measured on a shared 2-core machine with other work running' });
+      writeResult('scale', { sizes: SIZES, e2eCount: E2E_COUNT, probes: PROBES, seedCount: SEED_COUNT, rows, note: 'measured on a shared 2-core machine with other work running' });
     }
     console.log(`written ${path.join('bench', 'results', 'scale.json')}`);
   } finally {
