@@ -13,12 +13,15 @@ export function scaleSections(scale: Json, bloat: Json, table: Table): string[] 
   if (scale && scale.rows?.length) {
     const rows: any[] = scale.rows;
     out.push(
-      `Measured ${scale.date} (${scale.note ?? ''}): sizes ${scale.sizes.join(', ')}; at each, ${scale.e2eCount} accounts through \`data-import migrate\`, ${scale.probes} validate and status probes.\n\n`,
+      `Measured ${scale.date} (${scale.note ?? ''}): sizes ${scale.sizes.join(', ')}; at each, ${scale.e2eCount} accounts through \`data-import migrate\`, ${scale.probes} validate and status probes.` +
+        (scale.seedCount ? ` Bulk load: the first ${scale.seedCount} accounts through the store, the rest copied from them inside PostgreSQL.` : '') +
+        '\n\n',
     );
     out.push(
       table(
         rows.map((r) => ({
           'imported accounts': r.accounts,
+          'bulk load s': r.bulkLoadSeconds,
           'import accounts/s': r.importPerSecond,
           'CPU ms/account (all processes)': r.cpuMsPerAccount,
           'validate p50/p95 ms': `${r.validateP50Ms} / ${r.validateP95Ms}`,
