@@ -1,5 +1,5 @@
 import { spawn, ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from '../support/natsServer';
 import path from 'node:path';
 import { loadConfig } from '../../lib/config';
 import { createMailer } from '../../emails/mailer';
@@ -9,14 +9,6 @@ import { eventually } from '../support/stack';
  * The local mail sink `npm run up` starts (maildev, scripts/lib/common.sh ensure_mail_sink) runs
  * on this Node and shows a rendered welcome e-mail through its inbox API.
  */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-
 describe('the local mail sink (maildev)', () => {
   let child: ChildProcess;
   let smtp: number;
