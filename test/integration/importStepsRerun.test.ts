@@ -7,7 +7,7 @@ import { createActivities, ImportRef } from '../../imports/activities';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../account/databaseValidator';
 import { importWorkflowId } from '../../imports/workflowId';
-import { getProcessById, upsertRun } from '../../imports/store';
+import { countByStatus, getProcessById, upsertRun } from '../../imports/store';
 import { createSupplier } from '../../suppliers/store';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { uniqueAccount } from '../support/fixtures';
@@ -169,5 +169,13 @@ describe('import steps run again for the same run', () => {
     expect(await acts.cancelImport({ ...ref, reason: 'operator' })).toEqual({ outcome: 'cancelled' });
     expect(await acts.startImport(ref)).toMatchObject({ outcome: 'settled', status: 'CANCELLED' });
     expect(await eventsOf('data_import.import_process.cancelled', ref.ext)).toHaveLength(1);
+  });
+
+  it('counts by status (the /metrics gauge) equal to the rows themselves after every step above', async () => {
+    const rows = await t.db('import_processes').select('status').count<{ status: string; n: string }[]>('* as n').groupBy('status');
+    const direct = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    const counted = await countByStatus(t.db);
+    expect(Object.fromEntries(Object.entries(counted).filter(([, n]) => n > 0))).toEqual(direct);
+    expect(Object.values(counted).reduce((a, b) => a + b, 0)).toBeGreaterThan(10);
   });
 });
