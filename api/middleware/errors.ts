@@ -4,6 +4,23 @@ import { HttpError } from '../errors';
 import { isUnstorableText } from '../../db/pgErrors';
 
 /**
+ * The answer an error thrown by a handler becomes: an HttpError as it is; a NUL byte (or another
+ * character PostgreSQL text cannot hold) in a value the request sent, reaching a query, is a value
+ * that cannot exist in the database — looked up by a GET, the resource does not exist; sent in a
+ * body, it is bad input; anything else is our bug, a bare 500. The one place that decides, so the
+ * access log and metrics (observe) record the status the client really gets.
+ */
+export function answerFor(err: unknown, method: string): HttpError {
+  if (err instanceof HttpError) return err;
+  if (isUnstorableText(err)) {
+    return method === 'GET' || method === 'HEAD'
+      ? new HttpError('not_found', 'Not found.')
+      : new HttpError('invalid', 'A text value of the request contains a character that cannot be stored (U+0000).');
+  }
+  return new HttpError('internal_error', 'Internal server error.');
+}
+
+/**
  * Registered first: whatever goes wrong below answers the documented error shape. Anything that
  * is not an HttpError is our bug: logged with its stack, answered as a bare 500 with no details.
  */
@@ -15,20 +32,9 @@ export function errorHandler(log: Logger): Middleware {
         throw new HttpError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
       }
     } catch (err) {
-      let e: HttpError;
-      if (err instanceof HttpError) {
-        e = err;
-      } else if (isUnstorableText(err)) {
-        // A NUL byte (or another character PostgreSQL text cannot hold) in a value the request
-        // sent, reaching a query: no such value can exist in the database. Looked up by a GET,
-        // the resource does not exist; sent in a body, it is bad input.
-        e =
-          ctx.method === 'GET' || ctx.method === 'HEAD'
-            ? new HttpError('not_found', 'Not found.')
-            : new HttpError('invalid', 'A text value of the request contains a character that cannot be stored (U+0000).');
-      } else {
+      const e = answerFor(err, ctx.method);
+      if (e.code === 'internal_error') {
         (ctx.state.log as Logger | undefined ?? log).error({ err, requestId: ctx.state.requestId }, 'unhandled error');
-        e = new HttpError('internal_error', 'Internal server error.');
       }
       ctx.status = e.status;
       ctx.body = e.body();

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../lib/logger';
 import type { Metrics } from '../../lib/metrics';
-import { HttpError } from '../errors';
+import { answerFor } from './errors';
 
 /**
  * Request id (honours a sane incoming X-Request-Id), a child logger carrying it, one access-log
@@ -24,7 +24,7 @@ export function observe(log: Logger, metrics: Metrics): Middleware {
       await next();
       status = ctx.status;
     } catch (err) {
-      status = err instanceof HttpError ? err.status : 500;
+      status = answerFor(err, ctx.method).status;
       throw err;
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -186,9 +186,15 @@ async function main(): Promise<number> {
     const t1 = Date.now();
     const code = await runSchemathesis(st, args, dir, { ...process.env, FUZZ_TOKEN: token });
     say(`schemathesis ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - t1) / 1000).toFixed(0)} s; whole run ${((Date.now() - T0) / 1000).toFixed(0)} s; report ${path.relative(ROOT, dir)}/junit.xml`);
-    say(`the API's answers during the run (route, method: status×count):\n  ${(await answersSeen(base)).join('\n  ')}`);
-    if (code !== 0) say(`the API's log: ${path.relative(ROOT, dir)}/api.log`);
-    return code;
+    const answers = await answersSeen(base);
+    say(`the API's answers during the run (route, method: status×count):\n  ${answers.join('\n  ')}`);
+    // The API's own count is a second witness: a 5xx it recorded fails the run even when
+    // schemathesis accepted the exchange.
+    const serverErrors = answers.filter((a) => /: .*\b5\d\d×/.test(a));
+    if (serverErrors.length > 0) say(`FAILED: the API counted 5xx answers:\n  ${serverErrors.join('\n  ')}`);
+    const result = code !== 0 ? code : serverErrors.length > 0 ? 1 : 0;
+    if (result !== 0) say(`the API's log: ${path.relative(ROOT, dir)}/api.log`);
+    return result;
   } finally {
     await Promise.all([stopService(api), stopService(worker)]);
     await dropEverything(dbName, stream);
