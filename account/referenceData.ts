@@ -34,6 +34,8 @@ export interface ReferenceData {
   dunningPaths: Set<string>;
   referenceNamespaces: Set<string>;
   debtCollectionAgencies: Set<string>;
+  /** The version of the rows this was built from, when known (account/fingerprint.ts). */
+  version?: string;
 }
 
 export function emptyReferenceData(): ReferenceData {

@@ -59,7 +59,10 @@ export class ReferenceDataCache {
       const version = await this.source.version();
       if (this.data !== null && version === this.version) return;
       const rows = await this.source.rows();
-      this.data = buildReferenceData(rows);
+      // A change between reading the version and the rows: the data is good, its version unknown
+      // (no validation fingerprint until the next reload; account/fingerprint.ts).
+      const settled = (await this.source.version()) === version;
+      this.data = { ...buildReferenceData(rows), version: settled ? version : undefined };
       this.version = version;
     })().finally(() => {
       this.inflight = null;

@@ -15,6 +15,7 @@ import { checkReferenceData } from './rules/reference';
 import { checkSupplyAddresses } from './rules/supplyAddresses';
 import { defaultTaskParams, isEnvelope, readTaskParams, type TaskParams } from './taskParams';
 import { computeWarnings } from './warnings';
+import { validationFingerprint } from './fingerprint';
 
 export type { Issue } from './issues';
 export type { TaskParams } from './taskParams';
@@ -40,12 +41,26 @@ export interface ValidatorDeps {
 }
 
 export type ValidationOutcome =
-  | { ok: true; account: Account; taskParams: TaskParams; supplier: SupplierConfig; warnings: Issue[] }
+  | {
+      ok: true;
+      account: Account;
+      taskParams: TaskParams;
+      supplier: SupplierConfig;
+      warnings: Issue[];
+      /** What this validation depended on besides the payload (account/fingerprint.ts), or null. */
+      fingerprint: string | null;
+    }
   | { ok: false; errors: Issue[]; warnings: Issue[] };
 
 export interface AccountValidator {
   /** mode 'create' additionally requires the supplier to be Ongoing (import_supplier_migration_not_ongoing). */
   validate(body: unknown, opts: { mode: 'validate' | 'create' }): Promise<ValidationOutcome>;
+  /**
+   * The fingerprint a validation of an account of `importSupplier` would have now (null when
+   * none can be given: unknown supplier, document existence checked, reference data version
+   * unknown). Equal to a stored one: the stored payload needs no validating again.
+   */
+  fingerprint(importSupplier: string, opts: { mode: 'validate' | 'create' }): Promise<string | null>;
 }
 
 /** Existence checks run at most this many at a time (file storage may be remote). */
@@ -114,7 +129,13 @@ export function createAccountValidator(deps: ValidatorDeps): AccountValidator {
 
       const warnings = computeWarnings(ctx, supplier?.sendCustomerEmails).result();
       if (errors.items.length > 0 || supplier === null) return { ok: false, errors: errors.result(), warnings };
-      return { ok: true, account: applyPatches(account, ctx.patches), taskParams, supplier, warnings };
+      const fingerprint = validationFingerprint({ referenceDataVersion: ctx.ref.version, supplier, today: ctx.today, mode });
+      return { ok: true, account: applyPatches(account, ctx.patches), taskParams, supplier, warnings, fingerprint };
+    },
+    async fingerprint(importSupplier, { mode }) {
+      const supplier = await deps.suppliers(importSupplier);
+      if (supplier === null) return null;
+      return validationFingerprint({ referenceDataVersion: deps.referenceData().version, supplier, today: londonToday(clock()), mode });
     },
   };
 }

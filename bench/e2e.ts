@@ -15,6 +15,7 @@ import { createSupplier } from '../suppliers/store';
 import { generateBook, writeBook } from '../cli/generate';
 import { runMigration } from '../cli/migrate';
 import { startBenchStack, writeResult } from './lib/stack';
+import { readStatements, resetStatements } from './lib/pgStatements';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -26,6 +27,8 @@ async function main() {
   // BENCH_PROFILE=<dir> writes a V8 CPU profile of the worker there.
   const stack = await startBenchStack({ workerNodeArgs: [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])] });
   try {
+    const statsDb = createDb(stack.databaseUrl, 1);
+    const statements0 = await resetStatements(statsDb);
     const cpuBefore = stack.cpu();
     const summary = await runMigration({
       input,
@@ -41,6 +44,8 @@ async function main() {
     const cpuMsPerAccount = Object.fromEntries(
       Object.keys(cpuAfter).map((k) => [k, Math.round(((cpuAfter[k]! - cpuBefore[k]!) * 1000) / COUNT)]),
     );
+    const statements = statements0.available ? await readStatements(statsDb, COUNT) : statements0;
+    await statsDb.destroy();
 
     // Raw baseline: the create store code alone, one transaction per account, same concurrency.
     const db = createDb(stack.databaseUrl, CONCURRENCY + 2);
@@ -73,6 +78,7 @@ async function main() {
       peakRss: rss,
       cpuMsPerAccount,
       durationMs: summary.durationMs,
+      statements,
     };
     console.log(JSON.stringify(result, null, 2));
     console.log(`written ${writeResult('e2e', result)}`);

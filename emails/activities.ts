@@ -47,28 +47,52 @@ export function createEmailActivities(deps: EmailActivityDeps) {
   const { db, log } = deps;
   const now = deps.now ?? (() => new Date());
 
+  type Counts = Awaited<ReturnType<typeof countEmailsByStatus>>;
+  type Locked = ImportProcess & { krakenIdentifier: string };
+
+  /** queueCustomerEmails under the caller's lock of the PROCESSED row: the account's e-mails by state, or null when post-import already ended. */
+  async function queue(trx: Knex, p: Locked): Promise<Counts | null> {
+    if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return null;
+    const supplier = await getSupplier(trx, p.importSupplier);
+    if (supplier?.sendCustomerEmails) {
+      const account = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
+      if (!account) throw new Error('post-import found no account for a PROCESSED import');
+      await queueEmails(trx, {
+        importSupplier: p.importSupplier,
+        externalAccountNumber: p.externalAccountNumber,
+        accountNumber: account.accountNumber,
+        template: WELCOME_TEMPLATE,
+        domain: supplier.emailFromAddress?.split('@')[1] ?? 'data-import.invalid',
+        users: account.users,
+      });
+      await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: 'sending_customer_emails' });
+    }
+    return countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier });
+  }
+
+  const left = (c: Counts | null) => ({ queued: c?.QUEUED ?? 0, skipped: c?.SKIPPED ?? 0 });
+
+  /** finishPostImport under the caller's lock of the PROCESSED row. */
+  async function finish(trx: Knex, p: Locked, known?: Counts): Promise<'completed' | 'error'> {
+    if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return p.currentStep === 'done' ? 'completed' : 'error';
+    const counts = known ?? (await countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier }));
+    const failed = counts.FAILED > 0;
+    const at = now();
+    const total = counts.SENT + counts.BOUNCED + counts.FAILED;
+    const event = failed
+      ? postImportErrorEvent(scopeOf(p, at), EMAIL_FAILURE.deliveryFailed, `${counts.FAILED} of ${total} customer e-mails could not be delivered (${counts.SENT} sent, ${counts.BOUNCED} bounced); see data-import emails list --account ${p.krakenIdentifier}`)
+      : postImportCompletedEvent(scopeOf(p, at), p.krakenIdentifier);
+    await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: failed ? 'post_import_failed' : 'done' });
+    await enqueueEvents(trx, deps.subjectPrefix, [event]);
+    log.info({ importSupplier: p.importSupplier, accountNumber: p.krakenIdentifier, ...counts }, 'post-import finished');
+    return failed ? 'error' : 'completed';
+  }
+
   return {
     /** One row per customer: QUEUED, or SKIPPED without an address. Returns what is left to send. */
     async queueCustomerEmails(ref: ImportRef): Promise<{ queued: number; skipped: number }> {
       return db.transaction(async (trx) => {
-        const p = await lockProcessed(trx, ref);
-        if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return { queued: 0, skipped: 0 };
-        const supplier = await getSupplier(trx, p.importSupplier);
-        if (supplier?.sendCustomerEmails) {
-          const account = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
-          if (!account) throw new Error('post-import found no account for a PROCESSED import');
-          await queueEmails(trx, {
-            importSupplier: p.importSupplier,
-            externalAccountNumber: p.externalAccountNumber,
-            accountNumber: account.accountNumber,
-            template: WELCOME_TEMPLATE,
-            domain: supplier.emailFromAddress?.split('@')[1] ?? 'data-import.invalid',
-            users: account.users,
-          });
-          await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: 'sending_customer_emails' });
-        }
-        const counts = await countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier });
-        return { queued: counts.QUEUED, skipped: counts.SKIPPED };
+        return left(await queue(trx, await lockProcessed(trx, ref)));
       });
     },
 
@@ -110,22 +134,25 @@ export function createEmailActivities(deps: EmailActivityDeps) {
       });
     },
 
+    /**
+     * The post-import step of workflows on the 'lean-import-steps' path: queueCustomerEmails and,
+     * when nothing is left to send, finishPostImport in the same transaction (one local activity
+     * instead of two for every import with no e-mail to deliver).
+     */
+    async beginPostImport(ref: ImportRef): Promise<{ queued: number; skipped: number; finished?: 'completed' | 'error' }> {
+      return db.transaction(async (trx) => {
+        const p = await lockProcessed(trx, ref);
+        const counts = await queue(trx, p);
+        const q = left(counts);
+        return q.queued > 0 ? q : { ...q, finished: await finish(trx, p, counts ?? undefined) };
+      });
+    },
+
     /** post_import.completed, or post_import.error when any e-mail FAILED; the import stays PROCESSED. */
     async finishPostImport(ref: ImportRef): Promise<{ outcome: 'completed' | 'error' }> {
       return db.transaction(async (trx) => {
         const p = await lockProcessed(trx, ref);
-        const counts = await countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier });
-        const failed = counts.FAILED > 0;
-        if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return { outcome: p.currentStep === 'done' ? 'completed' : 'error' };
-        const at = now();
-        const total = counts.SENT + counts.BOUNCED + counts.FAILED;
-        const event = failed
-          ? postImportErrorEvent(scopeOf(p, at), EMAIL_FAILURE.deliveryFailed, `${counts.FAILED} of ${total} customer e-mails could not be delivered (${counts.SENT} sent, ${counts.BOUNCED} bounced); see data-import emails list --account ${p.krakenIdentifier}`)
-          : postImportCompletedEvent(scopeOf(p, at), p.krakenIdentifier);
-        await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: failed ? 'post_import_failed' : 'done' });
-        await enqueueEvents(trx, deps.subjectPrefix, [event]);
-        log.info({ importSupplier: p.importSupplier, accountNumber: p.krakenIdentifier, ...counts }, 'post-import finished');
-        return { outcome: failed ? ('error' as const) : ('completed' as const) };
+        return { outcome: await finish(trx, p) };
       });
     },
   };

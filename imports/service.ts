@@ -72,6 +72,7 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
         scheduleWindowEnd: taskParams.scheduleWindowEnd,
         workflowId: importWorkflowId(supplier, external),
         warnings,
+        validationFingerprint: outcome.fingerprint,
         now,
       });
     });

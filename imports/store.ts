@@ -58,6 +58,8 @@ export interface ImportProcess {
   currentStep: string | null;
   latestEvent: LatestEvent;
   latestError: ImportError | null;
+  /** account/fingerprint.ts: what the API's validation of this run's payload depended on. */
+  validationFingerprint: string | null;
   createdAt: string;
   modifiedAt: string;
 }
@@ -77,6 +79,7 @@ interface Row {
   current_step: string | null;
   latest_event: LatestEvent;
   latest_error: ImportError | null;
+  validation_fingerprint: string | null;
   created_at_text: string;
   modified_at_text: string;
 }
@@ -91,11 +94,13 @@ const TS = (col: string) =>
 export const COLUMNS = [
   'id', 'import_supplier', 'external_account_number', 'status', 'kraken_identifier', 'is_dry_run',
   'schedule_window_start', 'schedule_window_end', 'run', 'workflow_id', 'workflow_run_id',
-  'current_step', 'latest_event', 'latest_error',
+  'current_step', 'latest_event', 'latest_error', 'validation_fingerprint',
 ];
 
+const selection = (db: Knex) => [...COLUMNS, db.raw(TS('created_at')), db.raw(TS('modified_at'))];
+
 function select(db: Knex) {
-  return db('import_processes').select([...COLUMNS, db.raw(TS('created_at')), db.raw(TS('modified_at'))]);
+  return db('import_processes').select(selection(db));
 }
 
 export const toModel = (r: Row): ImportProcess => ({
@@ -113,6 +118,7 @@ export const toModel = (r: Row): ImportProcess => ({
   currentStep: r.current_step,
   latestEvent: r.latest_event,
   latestError: r.latest_error,
+  validationFingerprint: r.validation_fingerprint ?? null,
   createdAt: r.created_at_text,
   modifiedAt: r.modified_at_text,
 });
@@ -136,6 +142,12 @@ export async function getProcessById(db: Knex, id: string, opts: { forUpdate?: b
   return row ? toModel(row) : null;
 }
 
+/** The row locked with its stored payload, in one statement (the account write reads both). */
+export async function lockProcessWithPayload(trx: Knex, id: string): Promise<{ process: ImportProcess; payload: unknown } | null> {
+  const row = (await select(trx).select('payload').where({ id }).forUpdate().first()) as (Row & { payload: unknown }) | undefined;
+  return row ? { process: toModel(row), payload: row.payload } : null;
+}
+
 export async function getPayload(db: Knex, id: string): Promise<unknown> {
   const row = await db('import_processes').select('payload').where({ id }).first();
   return row?.payload;
@@ -151,6 +163,8 @@ export interface NewRun {
   scheduleWindowEnd: Date;
   workflowId: string;
   warnings: unknown[];
+  /** account/fingerprint.ts; null or absent: the worker validates the payload again. */
+  validationFingerprint?: string | null;
   now: Date;
 }
 
@@ -173,15 +187,18 @@ export async function upsertRun(db: Knex, existing: ImportProcess | null, r: New
     latest_event: JSON.stringify(latestEventFor('PENDING', r.now)),
     latest_error: null,
     warnings: JSON.stringify(r.warnings),
+    validation_fingerprint: r.validationFingerprint ?? null,
     modified_at: r.now,
   };
+  // The written row comes back from the same statement (no second read).
   if (existing) {
-    await db('import_processes')
+    const [updated] = (await db('import_processes')
       .where({ id: existing.id })
-      .update({ ...fields, run: existing.run + 1 });
-    return (await getProcessById(db, existing.id))!;
+      .update({ ...fields, run: existing.run + 1 })
+      .returning(selection(db))) as Row[];
+    return toModel(updated!);
   }
-  const [row] = await db('import_processes')
+  const [row] = (await db('import_processes')
     .insert({
       ...fields,
       import_supplier: r.importSupplier,
@@ -189,8 +206,8 @@ export async function upsertRun(db: Knex, existing: ImportProcess | null, r: New
       run: 1,
       created_at: r.now,
     })
-    .returning('id');
-  return (await getProcessById(db, String(row.id)))!;
+    .returning(selection(db))) as Row[];
+  return toModel(row!);
 }
 
 export async function setWorkflowRunId(db: Knex, id: string, run: number, workflowRunId: string): Promise<void> {

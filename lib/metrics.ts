@@ -28,6 +28,12 @@ export function createMetrics(component: string) {
     labelNames: ['status'] as const,
     registers: [registry],
   });
+  const importValidations = new client.Counter({
+    name: 'data_import_worker_revalidations_total',
+    help: 'Stored payloads the worker validated again (validated) or found covered by the fingerprint of the API validation (skipped)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   const eventsPublished = new client.Counter({
     name: 'data_import_events_published_total',
     help: 'Events the outbox relay published and JetStream acknowledged',
@@ -44,7 +50,7 @@ export function createMetrics(component: string) {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, importTransitions, eventsPublished, publishFailures, relayLag, ...retentionMetrics(registry) };
+  return { registry, httpRequests, httpDuration, importTransitions, importValidations, eventsPublished, publishFailures, relayLag, ...retentionMetrics(registry) };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -61,16 +61,19 @@ export const scopeOf = (p: ImportProcess, at: Date): EventScope => ({
 export const logFor = (log: Logger, p: ImportProcess) =>
   log.child({ importSupplier: p.importSupplier, externalAccountNumber: p.externalAccountNumber, workflowId: p.workflowId, run: p.run });
 
+/** The failure of a step whose run is no longer the import's: a newer run stops this one for good. */
+export function staleRun(): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: IMPORT_FAILURE.superseded,
+    message: 'A newer run of this import exists; this run stops.',
+    nonRetryable: true,
+  });
+}
+
 /** The import row, locked, if it is still this run's; a newer run stops this one for good. */
 export async function lockRun(trx: Knex, ref: ImportRef): Promise<ImportProcess> {
   const p = await getProcessById(trx, ref.importProcessId, { forUpdate: true });
-  if (!p || p.run !== ref.run) {
-    throw ApplicationFailure.create({
-      type: IMPORT_FAILURE.superseded,
-      message: 'A newer run of this import exists; this run stops.',
-      nonRetryable: true,
-    });
-  }
+  if (!p || p.run !== ref.run) throw staleRun();
   return p;
 }
 

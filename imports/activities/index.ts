@@ -1,5 +1,6 @@
 import type { ActivityDeps, StepDeps } from './context';
 import { startImport } from './start';
+import { beginImport } from './begin';
 import { validateImport } from './validate';
 import { dryRunImport } from './dryRun';
 import { createAccount } from './create';
@@ -26,6 +27,7 @@ export function createActivities(activityDeps: ActivityDeps) {
       step(deps, input);
   return {
     startImport: bind(startImport),
+    beginImport: bind(beginImport),
     validateImport: bind(validateImport),
     dryRunImport: bind(dryRunImport),
     createAccount: bind(createAccount),

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
-import { getPayload } from '../store';
+import { getPayload, type ImportProcess } from '../store';
 import type { ImportRef, StepDeps } from './context';
 
 /** How many issues the failure's message names (all of them: the validate operation). */
@@ -9,18 +9,36 @@ const MAX_DETAIL_ISSUES = 10;
 /** Re-validates the stored payload with today's rules and reference data. */
 export async function validateImport(deps: StepDeps, ref: ImportRef): Promise<void> {
   const payload = await getPayload(deps.db, ref.importProcessId);
+  await validatePayload(deps, payload);
+}
+
+/**
+ * Whether the run's stored payload needs validating again: not when the fingerprint the API
+ * recorded with it equals the one a validation would have now (same rules, reference data,
+ * supplier configuration and London date; account/fingerprint.ts).
+ */
+export async function needsRevalidation(deps: StepDeps, p: ImportProcess): Promise<boolean> {
+  if (p.validationFingerprint === null) return true;
+  return (await deps.validator.fingerprint(p.importSupplier, { mode: 'create' })) !== p.validationFingerprint;
+}
+
+/** The validation failure (non-retryable, IMPORT_FAILURE.validation) for a list of issues. */
+export function validationFailure(errors: { code: string; attr: string }[]): ApplicationFailure {
+  const shown = errors
+    .slice(0, MAX_DETAIL_ISSUES)
+    .map((e) => `${e.code} at ${e.attr}`)
+    .join('; ');
+  const more = errors.length > MAX_DETAIL_ISSUES ? ` (and ${errors.length - MAX_DETAIL_ISSUES} more)` : '';
+  return ApplicationFailure.create({
+    type: IMPORT_FAILURE.validation,
+    message: `The account failed validation: ${shown}${more}. Run the validate operation for full details.`,
+    nonRetryable: true,
+    details: [errors.slice(0, 50)],
+  });
+}
+
+export async function validatePayload(deps: StepDeps, payload: unknown): Promise<void> {
   const outcome = await deps.validator.validate(payload, { mode: 'create' });
-  if (!outcome.ok) {
-    const shown = outcome.errors
-      .slice(0, MAX_DETAIL_ISSUES)
-      .map((e) => `${e.code} at ${e.attr}`)
-      .join('; ');
-    const more = outcome.errors.length > MAX_DETAIL_ISSUES ? ` (and ${outcome.errors.length - MAX_DETAIL_ISSUES} more)` : '';
-    throw ApplicationFailure.create({
-      type: IMPORT_FAILURE.validation,
-      message: `The account failed validation: ${shown}${more}. Run the validate operation for full details.`,
-      nonRetryable: true,
-      details: [outcome.errors.slice(0, 50)],
-    });
-  }
+  deps.metrics?.importValidations.inc({ outcome: 'validated' });
+  if (!outcome.ok) throw validationFailure(outcome.errors);
 }

@@ -4,17 +4,22 @@ import type { Account } from '../../account/schema';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { isDataError, violatedConstraint } from '../../db/pgErrors';
 import { type CreatedAccount, insertAccount, newAccountNumber } from '../../db/stores/accountStore';
-import { getPayload, type ImportProcess } from '../store';
-import { type ImportRef, lockRun, type StepDeps } from './context';
+import { findReferenceOwners } from '../../account/referenceDataStore';
+import { lockProcessWithPayload, type ImportProcess } from '../store';
+import { type ImportRef, staleRun, type StepDeps } from './context';
+import { validationFailure } from './validate';
 
 /** Inserts the run's account (its stored payload under a newly drawn account number) in `trx`. */
 export type InsertRunAccount = () => Promise<CreatedAccount>;
 
 /**
- * The one place the account is written, for the dry run and the creation alike: the stored
- * payload read, the run locked in a transaction, `body` given the insert; a PostgreSQL error
+ * The one place the account is written, for the dry run and the creation alike: the run locked
+ * and its stored payload read in one statement, `body` given the insert; a PostgreSQL error
  * about the data (it will not heal by retrying) becomes the non-retryable creation failure,
- * except a violation of one of `retryable` (a retry heals it).
+ * except a violation of one of `retryable` (a retry heals it). The insert first checks, under
+ * the lock, that no other account took one of the payload's references since it was validated
+ * (the one check of the validation that reads other accounts): taken, it is the validation
+ * failure `reference_already_exists`, as the validate step would have reported it.
  */
 export async function writeRunAccount<T>(
   deps: StepDeps,
@@ -22,17 +27,21 @@ export async function writeRunAccount<T>(
   retryable: readonly string[],
   body: (trx: Knex, p: ImportProcess, insert: InsertRunAccount) => Promise<T>,
 ): Promise<T> {
-  const payload = (await getPayload(deps.db, ref.importProcessId)) as Account;
   try {
     return await deps.db.transaction(async (trx) => {
-      const p = await lockRun(trx, ref);
-      const insert = () =>
-        insertAccount(trx, {
+      const locked = await lockProcessWithPayload(trx, ref.importProcessId);
+      if (!locked || locked.process.run !== ref.run) throw staleRun();
+      const p = locked.process;
+      const payload = locked.payload as Account;
+      const insert = async () => {
+        await checkReferencesFree(trx, p, payload);
+        return insertAccount(trx, {
           importSupplier: p.importSupplier,
           externalAccountNumber: p.externalAccountNumber,
           accountNumber: newAccountNumber(),
           account: payload,
         });
+      };
       return body(trx, p, insert);
     });
   } catch (err) {
@@ -42,4 +51,18 @@ export async function writeRunAccount<T>(
     }
     throw err;
   }
+}
+
+async function checkReferencesFree(trx: Knex, p: ImportProcess, payload: Account): Promise<void> {
+  const refs = Array.isArray(payload.references) ? payload.references : [];
+  if (refs.length === 0) return;
+  const taken = await findReferenceOwners(
+    trx,
+    { importSupplier: p.importSupplier, externalAccountNumber: p.externalAccountNumber },
+    refs.map((r) => ({ namespace: r.namespace, value: r.value })),
+  );
+  if (taken.length === 0) return;
+  const isTaken = new Set(taken.map((t) => `${t.namespace}\u0000${t.value}`));
+  const errors = refs.flatMap((r, i) => (isTaken.has(`${r.namespace}\u0000${r.value}`) ? [{ code: 'reference_already_exists', attr: `references.${i}.value` }] : []));
+  throw validationFailure(errors);
 }

@@ -4,6 +4,7 @@
  * must continue from what it finds; only another run number is stale (issue "Nothing gets stuck").
  */
 import { createActivities, ImportRef } from '../../imports/activities';
+import { createEmailActivities } from '../../emails/activities';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../account/databaseValidator';
 import { importWorkflowId } from '../../imports/workflowId';
@@ -65,6 +66,27 @@ describe('import steps run again for the same run', () => {
     await acts.startImport(ref);
     const { accountNumber } = await acts.createAccount(ref);
     expect(await acts.startImport(ref)).toEqual({ outcome: 'settled', status: 'PROCESSED', accountNumber, errorCode: null });
+  });
+
+  it('begin (start and re-validation in one step): run again continues; a settled run is reported; another run is stale', async () => {
+    const ref = await newRun();
+    expect(await acts.beginImport(ref)).toEqual({ outcome: 'ok' });
+    expect(await acts.beginImport(ref)).toEqual({ outcome: 'ok' });
+    expect((await statusOf(ref)).status).toBe('IN_PROGRESS');
+    const { accountNumber } = await acts.createAccount(ref);
+    expect(await acts.beginImport(ref)).toEqual({ outcome: 'settled', status: 'PROCESSED', accountNumber, errorCode: null });
+    expect(await acts.beginImport({ ...ref, run: ref.run + 1 })).toEqual({ outcome: 'stale' });
+  });
+
+  it('post-import in one step (beginPostImport): run again after it completed ends completed with one post_import.completed event', async () => {
+    const emails = createEmailActivities({ db: t.db, subjectPrefix: 'rerun', log: silentLog });
+    const ref = await newRun();
+    await acts.beginImport(ref);
+    await acts.createAccount(ref);
+    expect(await emails.beginPostImport(ref)).toEqual({ queued: 0, skipped: 0, finished: 'completed' });
+    expect(await emails.beginPostImport(ref)).toEqual({ queued: 0, skipped: 0, finished: 'completed' });
+    expect((await statusOf(ref)).currentStep).toBe('done');
+    expect(await eventsOf('data_import.import_process.post_import.completed', ref.ext)).toHaveLength(1);
   });
 
   it('start: only another run number is stale', async () => {

@@ -22,6 +22,7 @@ function fakeActivities(calls: Calls, env: () => TestWorkflowEnvironment, overri
   };
   return {
     startImport: record('startImport', { outcome: 'ok' }),
+    beginImport: record('beginImport', { outcome: 'ok' }),
     validateImport: record('validateImport', undefined),
     dryRunImport: record('dryRunImport', undefined),
     createAccount: record('createAccount', { accountNumber: 'A-0000ABCD' }),
@@ -31,6 +32,7 @@ function fakeActivities(calls: Calls, env: () => TestWorkflowEnvironment, overri
     postImport: record('postImport', undefined),
     recordPostImportError: record('recordPostImportError', undefined),
     queueCustomerEmails: record('queueCustomerEmails', { queued: 0, skipped: 0 }),
+    beginPostImport: record('beginPostImport', { queued: 0, skipped: 0, finished: 'completed' }),
     deliverCustomerEmails: record('deliverCustomerEmails', { sent: 1, bounced: 0 }),
     giveUpCustomerEmails: record('giveUpCustomerEmails', undefined),
     finishPostImport: record('finishPostImport', { outcome: 'completed' }),
@@ -80,9 +82,10 @@ describe('accountImport workflow logic (time-skipping server)', () => {
     const start = Number(await env.currentTimeMs()) + 86400_000;
     const outcome = await run({ scheduleWindowStart: new Date(start).toISOString(), scheduleWindowEnd: new Date(start + 86400_000).toISOString() }, calls);
     expect(outcome).toEqual({ status: 'PROCESSED', accountNumber: 'A-0000ABCD' });
-    expect(calls[0]!.name).toBe('startImport');
+    expect(calls[0]!.name).toBe('beginImport');
     expect(calls[0]!.at).toBeGreaterThanOrEqual(start);
-    expect(calls.map((c) => c.name)).toEqual(['startImport', 'validateImport', 'createAccount', 'queueCustomerEmails', 'finishPostImport']);
+    // Three local activities per import ('lean-import-steps'; five before it).
+    expect(calls.map((c) => c.name)).toEqual(['beginImport', 'createAccount', 'beginPostImport']);
   });
 
   it('retries an infrastructure failure ten times, then records ERRORED with the infrastructure code', async () => {
@@ -101,12 +104,12 @@ describe('accountImport workflow logic (time-skipping server)', () => {
   it('does not retry a business failure and records its type as the error code', async () => {
     const calls: Calls = [];
     const outcome = await run({ isDryRun: true }, calls, {
-      validateImport: async () => {
+      beginImport: async () => {
         throw ApplicationFailure.create({ type: 'import_process_failed_validation', message: 'bad', nonRetryable: true });
       },
     });
     expect(outcome).toEqual({ status: 'DRY_RUN_ERRORED', errorCode: 'import_process_failed_validation' });
-    expect(calls.filter((c) => c.name === 'validateImport')).toHaveLength(1);
+    expect(calls.filter((c) => c.name === 'beginImport')).toHaveLength(1);
     expect(calls.find((c) => c.name === 'recordFailure')!.args).toMatchObject({ code: 'import_process_failed_validation', detail: 'bad', dryRun: true });
     expect(calls.some((c) => c.name === 'dryRunImport')).toBe(false);
   });
@@ -114,7 +117,7 @@ describe('accountImport workflow logic (time-skipping server)', () => {
   it('stays PROCESSED and records the follow-up failure when post-import fails', async () => {
     const calls: Calls = [];
     const outcome = await run({}, calls, {
-      queueCustomerEmails: async () => {
+      beginPostImport: async () => {
         throw ApplicationFailure.create({ type: 'post_import_failed', message: 'mail queue down', nonRetryable: true });
       },
     });
@@ -126,7 +129,7 @@ describe('accountImport workflow logic (time-skipping server)', () => {
     const calls: Calls = [];
     let attempts = 0;
     const outcome = await run({}, calls, {
-      queueCustomerEmails: async () => ({ queued: 2, skipped: 0 }),
+      beginPostImport: async () => ({ queued: 2, skipped: 0 }),
       deliverCustomerEmails: async () => {
         if (++attempts < 3) throw ApplicationFailure.create({ type: 'customer_email_temporary_failure', message: '451' });
         return { sent: 2, bounced: 0 };
@@ -145,7 +148,7 @@ describe('accountImport workflow logic (time-skipping server)', () => {
   it('stays PROCESSED and marks the rest FAILED with the failure type when delivery cannot succeed', async () => {
     const calls: Calls = [];
     const outcome = await run({}, calls, {
-      queueCustomerEmails: async () => ({ queued: 1, skipped: 0 }),
+      beginPostImport: async () => ({ queued: 1, skipped: 0 }),
       deliverCustomerEmails: async () => {
         throw ApplicationFailure.create({ type: 'customer_email_sender_not_configured', message: 'no sender', nonRetryable: true });
       },
@@ -157,9 +160,9 @@ describe('accountImport workflow logic (time-skipping server)', () => {
     expect(calls.at(-1)!.name).toBe('finishPostImport');
   });
 
-  it('cancels when startImport reports the window already over', async () => {
+  it('cancels when beginImport reports the window already over', async () => {
     const calls: Calls = [];
-    const outcome = await run({}, calls, { startImport: async () => ({ outcome: 'window_expired' }) });
+    const outcome = await run({}, calls, { beginImport: async () => ({ outcome: 'window_expired' }) });
     expect(outcome).toEqual({ status: 'CANCELLED' });
     expect(calls.find((c) => c.name === 'cancelImport')!.args).toMatchObject({ reason: 'window_expired' });
   });

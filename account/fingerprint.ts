@@ -1,0 +1,55 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SupplierConfig } from './validator';
+
+/**
+ * What a validation of an account depended on besides the payload, as one string (issue "Half
+ * the CPU per imported account"): the rules (the code of this folder), the reference data version
+ * the validator read, the supplier's configuration, London's date and the mode. The API records
+ * it with the payload it validated; the worker, re-validating moments later, compares it with the
+ * same figure computed now and skips the work only when every input is unchanged. A different
+ * build of the rules, a reference data change, a supplier paused or reconfigured, or midnight in
+ * London all give another string, and the payload is validated again.
+ *
+ * Not covered by it, so never skipped on its account: the documents' existence in the file store
+ * (a supplier with `checkDocumentExistence` has no fingerprint) and reference ownership, which
+ * the account write checks again under the import row's lock (imports/activities/writeAccount.ts).
+ */
+export interface FingerprintInputs {
+  referenceDataVersion: string | undefined;
+  supplier: SupplierConfig;
+  today: string;
+  mode: 'validate' | 'create';
+}
+
+let rulesVersion: string | undefined;
+
+/**
+ * A hash of every source file of the validator (this folder and its rules), read once per
+ * process: two processes share a fingerprint only when they run the same rules.
+ */
+export function validationRulesVersion(): string {
+  if (rulesVersion !== undefined) return rulesVersion;
+  const hash = crypto.createHash('sha256');
+  const walk = (dir: string) => {
+    for (const name of fs.readdirSync(dir).sort()) {
+      const file = path.join(dir, name);
+      if (fs.statSync(file).isDirectory()) walk(file);
+      else if (/\.(js|ts)$/.test(name) && !name.endsWith('.d.ts')) hash.update(name).update('\0').update(fs.readFileSync(file)).update('\0');
+    }
+  };
+  walk(__dirname);
+  rulesVersion = hash.digest('base64url');
+  return rulesVersion;
+}
+
+/** The fingerprint, or null when the validation depended on something it cannot cover. */
+export function validationFingerprint(i: FingerprintInputs): string | null {
+  if (i.referenceDataVersion === undefined || i.supplier.checkDocumentExistence) return null;
+  const s = i.supplier;
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([validationRulesVersion(), i.referenceDataVersion, s.code, s.status, s.documentRoot, s.checkDocumentExistence, s.sendCustomerEmails, i.today, i.mode]))
+    .digest('base64url');
+}
