@@ -7,6 +7,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { machine } from './lib/stack';
 import { scaleSections } from './scaleReport';
+import { compareRows } from './lib/compareTable';
 
 const dir = path.join(__dirname, 'results');
 const read = (name: string): Record<string, any> | null => {
@@ -85,6 +86,20 @@ function main() {
       { figure: 'peak RSS worker (MiB)', value: x.peakRss.workerMiB },
     ]));
     out.push(`\nTargets: ≥ 25 accounts/s, ≤ 3× the baseline, API and worker each < 300 MB RSS.\n`);
+  } else out.push('_not run yet_\n');
+
+  const c = read('compare');
+  out.push('\n## Before and after — `npm run bench:compare`\n');
+  if (c) {
+    const commit = (k: Record<string, any>) => `\`${String(k.sha).slice(0, 7)}\` ${k.subject}${k.dirty ? ' (plus uncommitted changes of the working tree)' : ''}`;
+    out.push(`Measured ${c.date}, both sides back to back on this machine, the same generated books, ${c.concurrency} in flight, client poll interval ${c.pollIntervalMs}; load average ${c.loadAverageAtStart?.join(' / ')} at the start, ${c.loadAverageAtEnd?.join(' / ')} at the end.\n`);
+    out.push(`- before: ${commit(c.before)}\n- after: ${commit(c.after)}\n`);
+    for (const [profile, p] of Object.entries(c.profiles as Record<string, any>)) {
+      out.push(`\n### ${profile} accounts (${p.accounts})\n`);
+      out.push(table(compareRows(p.before, p.after, p.baselinePerSecond)));
+      for (const side of ['before', 'after'] as const) if (!p[side].statements.available) out.push(`\n${side}: PostgreSQL statements not counted: ${p[side].statements.reason}\n`);
+    }
+    out.push('\nWhat each figure means: bench/NOTES.md "bench:compare".\n');
   } else out.push('_not run yet_\n');
 
   const l = read('listing');

@@ -1,7 +1,11 @@
 /**
  * The service as separate processes for the benchmarks: a Temporal dev server of its own (in
- * memory), a fresh database, a unique stream, then `dist/worker/main.js` and `dist/api/main.js`
- * exactly as production runs them. Requires `npm run build` (the bench npm scripts run it).
+ * memory, Prometheus metrics on a free port), a fresh database, a unique stream, then
+ * `dist/worker/main.js` and `dist/api/main.js` exactly as production runs them. Requires
+ * `npm run build` (the bench npm scripts run it).
+ *
+ * `root` runs another checkout's build instead of this tree's (bench/compare.ts: the commit before
+ * and the commit after): its migrations, its seedDemo, its worker and API, all from `<root>/dist`.
  */
 import { spawn, ChildProcess, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -78,7 +82,11 @@ export function postgresCpuSeconds(): number {
 }
 
 export interface BenchStack {
+  /** The checkout whose `dist/` runs. */
+  root: string;
   temporal: ChildProcess;
+  /** The Temporal dev server's Prometheus endpoint. */
+  temporalMetricsUrl: string;
   /** CPU seconds used so far by each part of the stack (and by this benchmark process). */
   cpu(): Record<string, number>;
   apiUrl: string;
@@ -97,82 +105,119 @@ export function peakRssMiB(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
-export async function startBenchStack(opts: { env?: Record<string, string>; workerNodeArgs?: string[]; apiNodeArgs?: string[] } = {}): Promise<BenchStack> {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'api', 'main.js'))) throw new Error('run `npm run build` first');
-  const id = `${process.pid}`;
+let stacks = 0;
+
+/**
+ * Migrations and the demo supplier, organisation and API key with the code of another checkout
+ * (its `dist/db/knex.js` and `dist/scripts/seedDemo.js`), in a process of its own.
+ */
+function migrateAndSeedIn(root: string, databaseUrl: string, keyFile: string): string {
+  const script = `
+    const { createDb } = require(${JSON.stringify(path.join(root, 'dist/db/knex.js'))});
+    const { seedDemo } = require(${JSON.stringify(path.join(root, 'dist/scripts/seedDemo.js'))});
+    (async () => {
+      const db = createDb(process.argv[1], 2);
+      await db.migrate.latest();
+      const { API_KEY } = await seedDemo(db, { keyFile: process.argv[2] });
+      await db.destroy();
+      process.stdout.write(JSON.stringify({ API_KEY }));
+    })().catch((err) => { console.error(err); process.exit(1); });`;
+  const out = execFileSync(process.execPath, ['-e', script, databaseUrl, keyFile], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+  return (JSON.parse(out) as { API_KEY: string }).API_KEY;
+}
+
+export async function startBenchStack(opts: { root?: string; env?: Record<string, string>; workerNodeArgs?: string[]; apiNodeArgs?: string[] } = {}): Promise<BenchStack> {
+  const root = path.resolve(opts.root ?? ROOT);
+  if (!fs.existsSync(path.join(root, 'dist', 'api', 'main.js'))) throw new Error(`run \`npm run build\` first (in ${root})`);
+  const id = `${process.pid}${stacks++ ? `_${stacks}` : ''}`;
   const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432';
   const databaseUrl = `${baseDb}/di_bench_${id}`;
   const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const children: ChildProcess[] = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'di-bench-'));
-
-  const temporalPort = await freePort();
-  const temporal = spawn(binary('temporal'), [
-    'server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--log-level', 'error',
-    '--search-attribute', 'ImportSupplier=Keyword', '--search-attribute', 'ExternalAccountNumber=Keyword', '--search-attribute', 'ImportStatus=Keyword',
-  ], { stdio: 'ignore' });
-  children.push(temporal);
-  await waitFor(() => portOpen(temporalPort), 'temporal');
-
-  await ensureDatabase(databaseUrl);
-  const db = createDb(databaseUrl, 2);
-  await db.migrate.latest();
-  const { API_KEY } = await seedDemo(db, { keyFile: path.join(tmp, 'key') });
-  await db.destroy();
-
-  const port = await freePort();
-  const metricsPort = await freePort();
-  const env = {
-    ...process.env,
-    APP_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl,
-    NATS_URL: natsUrl,
-    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-    EVENTS_STREAM: `BENCH_${id}`,
-    EVENTS_SUBJECT_PREFIX: `bench${id}`,
-    PORT: String(port),
-    WORKER_METRICS_PORT: '0',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    ...opts.env,
+  // Stops every process started here, deletes the stream, drops the database (also when the start fails).
+  const stop = async () => {
+    for (const c of [...children].reverse()) c.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    const nc = await connectNats(natsUrl, 'bench-cleanup');
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(`BENCH_${id}`).catch(() => undefined);
+    await nc.close();
+    const admin = createDb(`${baseDb}/postgres`, 1);
+    await admin.raw(`DROP DATABASE IF EXISTS "di_bench_${id}" WITH (FORCE)`);
+    await admin.destroy();
+    fs.rmSync(tmp, { recursive: true, force: true });
   };
-  void metricsPort;
-  const worker = spawn(process.execPath, [...(opts.workerNodeArgs ?? []), path.join(ROOT, 'dist/worker/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  children.push(worker);
-  const api = spawn(process.execPath, [...(opts.apiNodeArgs ?? []), path.join(ROOT, 'dist/api/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  children.push(api);
-  const apiUrl = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${apiUrl}/readyz`)).ok, 'api');
+  try {
 
-  return {
-    temporal,
-    cpu: () => ({
-      temporal: cpuSeconds(temporal.pid!),
-      api: cpuSeconds(api.pid!),
-      worker: cpuSeconds(worker.pid!),
-      postgres: postgresCpuSeconds(),
-      client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
-    }),
-    apiUrl,
-    apiKey: API_KEY!,
-    databaseUrl,
-    api,
-    worker,
-    peakRssMiB: (p) => peakRssMiB(p.pid!),
-    async stop() {
-      for (const c of children.reverse()) c.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 1500));
-      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-      const nc = await connectNats(natsUrl, 'bench-cleanup');
-      const jsm = await jetstreamManager(nc);
-      await jsm.streams.delete(`BENCH_${id}`).catch(() => undefined);
-      await nc.close();
-      const admin = createDb(`${baseDb}/postgres`, 1);
-      await admin.raw(`DROP DATABASE IF EXISTS "di_bench_${id}" WITH (FORCE)`);
-      await admin.destroy();
-      fs.rmSync(tmp, { recursive: true, force: true });
-    },
-  };
+    const temporalPort = await freePort();
+    const temporalMetricsPort = await freePort();
+    const temporal = spawn(binary('temporal'), [
+      'server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--log-level', 'error', '--metrics-port', String(temporalMetricsPort),
+      '--search-attribute', 'ImportSupplier=Keyword', '--search-attribute', 'ExternalAccountNumber=Keyword', '--search-attribute', 'ImportStatus=Keyword',
+    ], { stdio: 'ignore' });
+    children.push(temporal);
+    await waitFor(() => portOpen(temporalPort), 'temporal');
+
+    await ensureDatabase(databaseUrl);
+    let API_KEY: string | undefined;
+    if (root === path.resolve(ROOT)) {
+      const db = createDb(databaseUrl, 2);
+      await db.migrate.latest();
+      API_KEY = (await seedDemo(db, { keyFile: path.join(tmp, 'key') })).API_KEY;
+      await db.destroy();
+    } else {
+      API_KEY = migrateAndSeedIn(root, databaseUrl, path.join(tmp, 'key'));
+    }
+
+    const port = await freePort();
+    const metricsPort = await freePort();
+    const env = {
+      ...process.env,
+      APP_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      NATS_URL: natsUrl,
+      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+      EVENTS_STREAM: `BENCH_${id}`,
+      EVENTS_SUBJECT_PREFIX: `bench${id}`,
+      PORT: String(port),
+      WORKER_METRICS_PORT: '0',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      ...opts.env,
+    };
+    void metricsPort;
+    const worker = spawn(process.execPath, [...(opts.workerNodeArgs ?? []), path.join(root, 'dist/worker/main.js')], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(worker);
+    const api = spawn(process.execPath, [...(opts.apiNodeArgs ?? []), path.join(root, 'dist/api/main.js')], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(api);
+    const apiUrl = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${apiUrl}/readyz`)).ok, 'api');
+
+    return {
+      root,
+      temporal,
+      temporalMetricsUrl: `http://127.0.0.1:${temporalMetricsPort}/metrics`,
+      cpu: () => ({
+        temporal: cpuSeconds(temporal.pid!),
+        api: cpuSeconds(api.pid!),
+        worker: cpuSeconds(worker.pid!),
+        postgres: postgresCpuSeconds(),
+        client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+      }),
+      apiUrl,
+      apiKey: API_KEY!,
+      databaseUrl,
+      api,
+      worker,
+      peakRssMiB: (p) => peakRssMiB(p.pid!),
+      stop,
+    };
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Exchanges the API key for a token through the GraphQL mutation. */

@@ -1,0 +1,276 @@
+/**
+ * bench/compare (issue "Half the CPU per imported account"): the commit before and the commit after,
+ * back to back on the same machine in the same run, on the same generated books.
+ *
+ *   npm run bench:compare -- --before <git-ref> [--after <git-ref>|.] [--count N] [--large-count N] [--profiles typical,large]
+ *
+ * Each side is a checkout: `.` is this working tree; a ref is a detached worktree under
+ * data/bench/trees/<sha> (kept for the next run), node_modules linked from here when its
+ * package-lock.json is the same (else `npm ci`), then built with its own `npm run build`. Each side
+ * runs on a stack of its own (bench/lib/stack.ts with `root`): fresh database migrated and seeded
+ * by that checkout's code, fresh Temporal dev server, its worker and API, and its own
+ * `data-import migrate` as a separate process, so that every process's CPU is read from /proc.
+ * Figures: bench/NOTES.md "bench:compare"; written to bench/results/compare.json, rendered into
+ * bench/RESULTS.md by bench/results.ts.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDb, ensureDatabase } from '../db/knex';
+import { insertAccount, newAccountNumber } from '../db/stores/accountStore';
+import { createSupplier } from '../suppliers/store';
+import { generateBook, writeBook, type Profile } from '../cli/generate';
+import { peakRssMiB, startBenchStack, writeResult, type BenchStack } from './lib/stack';
+import { readStatements, resetStatements } from './lib/pgStatements';
+import { compareRows, type Commit, type SideResult } from './lib/compareTable';
+
+const HERE = path.resolve(__dirname, '..');
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+
+function args(argv: string[]): { before: string; after: string; counts: Record<Profile, number>; profiles: Profile[] } {
+  const o: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
+    const [k, v] = a.includes('=') ? [a.slice(2, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a.slice(2), argv[++i]];
+    if (v === undefined) throw new Error(`--${k} needs a value`);
+    o[k] = v;
+  }
+  const before = o.before ?? process.env.BENCH_BEFORE;
+  if (!before) throw new Error('usage: bench:compare -- --before <git-ref> [--after <git-ref>|.] [--count N] [--large-count N] [--profiles typical,large]');
+  const profiles = (o.profiles ?? process.env.BENCH_PROFILES ?? 'typical,large').split(',').map((p) => p.trim()) as Profile[];
+  for (const p of profiles) if (p !== 'typical' && p !== 'large') throw new Error(`unknown profile ${p} (typical, large)`);
+  return {
+    before,
+    after: o.after ?? process.env.BENCH_AFTER ?? '.',
+    counts: { typical: Number(o.count ?? process.env.BENCH_COUNT ?? 1000), large: Number(o['large-count'] ?? process.env.BENCH_LARGE_COUNT ?? 300) } as Record<Profile, number>,
+    profiles,
+  };
+}
+
+const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+
+function run(cmd: string, a: string[], cwd: string): void {
+  console.error(`[compare] ${path.relative(HERE, cwd) || '.'}: ${cmd} ${a.join(' ')}`);
+  execFileSync(cmd, a, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+/** The checkout of one side, built. */
+function prepareTree(ref: string, buildHere: boolean): { root: string; commit: Commit } {
+  if (ref === '.') {
+    const commit = { ref: '.', sha: git(HERE, 'rev-parse', 'HEAD'), subject: git(HERE, 'log', '-1', '--format=%s'), dirty: git(HERE, 'status', '--porcelain', '--untracked-files=no') !== '' };
+    if (buildHere) run('npm', ['run', 'build', '--silent'], HERE);
+    return { root: HERE, commit };
+  }
+  const sha = git(HERE, 'rev-parse', '--verify', `${ref}^{commit}`);
+  const commit = { ref, sha, subject: git(HERE, 'log', '-1', '--format=%s', sha) };
+  const root = path.join(HERE, 'data', 'bench', 'trees', sha);
+  if (!fs.existsSync(path.join(root, 'package.json'))) {
+    fs.mkdirSync(path.dirname(root), { recursive: true });
+    git(HERE, 'worktree', 'prune');
+    run('git', ['worktree', 'add', '--detach', root, sha], HERE);
+  }
+  const modules = path.join(root, 'node_modules');
+  if (!fs.existsSync(modules)) {
+    const same = fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8') === fs.readFileSync(path.join(HERE, 'package-lock.json'), 'utf8');
+    if (same) fs.symlinkSync(path.join(HERE, 'node_modules'), modules, 'dir');
+    else run('npm', ['ci', '--no-audit', '--no-fund'], root);
+  }
+  // The checkout is of a fixed commit: built once, kept with the mark.
+  const mark = path.join(root, 'dist', '.bench-built');
+  if (!fs.existsSync(mark) || !fs.existsSync(path.join(root, 'dist', 'workflow-bundle.js'))) {
+    run('npm', ['run', 'build', '--silent'], root);
+    fs.writeFileSync(mark, `${sha}\n`);
+  }
+  return { root, commit };
+}
+
+/** CPU seconds of this process's waited-for children (the migrate client, once it has exited). */
+function childrenCpuSeconds(): number {
+  const f = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[13]) + Number(f[14])) / 100;
+}
+
+/** Temporal server requests so far: `<service>.<operation>` → count, and the persistence requests. */
+async function temporalRequests(stack: BenchStack): Promise<{ byOperation: Record<string, number>; persistence: number }> {
+  const text = await (await fetch(stack.temporalMetricsUrl)).text();
+  const byOperation: Record<string, number> = {};
+  let persistence = 0;
+  for (const line of text.split('\n')) {
+    const m = /^(service_requests|persistence_requests)\{([^}]*)\} ([0-9.e+]+)$/.exec(line);
+    if (!m) continue;
+    if (m[1] === 'persistence_requests') {
+      persistence += Number(m[3]);
+      continue;
+    }
+    const op = /operation="([^"]*)"/.exec(m[2]!)?.[1] ?? '?';
+    const service = /service_name="([^"]*)"/.exec(m[2]!)?.[1] ?? '?';
+    const key = `${service}.${op}`;
+    byOperation[key] = (byOperation[key] ?? 0) + Number(m[3]);
+  }
+  return { byOperation, persistence };
+}
+
+/** `data-import migrate` of that checkout, as a separate process; its report's summary. */
+async function migrateClient(stack: BenchStack, input: string, prefix: string): Promise<{ summary: Record<string, any>; cpuSeconds: number }> {
+  const a = [path.join(stack.root, 'dist/cli/main.js'), 'migrate', '--input', input, '--api-url', stack.apiUrl, '--concurrency', String(CONCURRENCY), '--progress', 'none', '--report', prefix, '--state', `${prefix}.state.json`];
+  if (process.env.BENCH_POLL_MS) a.push('--poll-interval', process.env.BENCH_POLL_MS);
+  const cpu0 = childrenCpuSeconds();
+  const child = spawn(process.execPath, a, { cwd: stack.root, env: { ...process.env, DATA_IMPORT_API_KEY: stack.apiKey }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (c) => resolve(c));
+  });
+  // 0: every account PROCESSED; 2: some were not (the report says which, the table shows it).
+  if (code !== 0 && code !== 2) throw new Error(`data-import migrate exited with ${code}`);
+  const report = JSON.parse(fs.readFileSync(`${prefix}.json`, 'utf8')) as { summary: Record<string, any> };
+  return { summary: report.summary, cpuSeconds: childrenCpuSeconds() - cpu0 };
+}
+
+/** The raw baseline: the same accounts through the create store code alone (this tree's), one transaction per account. */
+async function rawBaseline(profile: Profile, count: number, seed: string): Promise<number> {
+  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432';
+  const name = `di_bench_${process.pid}_baseline`;
+  await ensureDatabase(`${base}/${name}`);
+  const db = createDb(`${base}/${name}`, CONCURRENCY + 2);
+  try {
+    await db.migrate.latest();
+    await createSupplier(db, 'BASELINE', { status: 'Ongoing' });
+    const accounts = [...generateBook({ seed, count, profile })];
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < accounts.length) {
+          const a = accounts[next++]!;
+          await db.transaction((trx) =>
+            insertAccount(trx, { importSupplier: 'BASELINE', externalAccountNumber: a.external_account_number, accountNumber: newAccountNumber(), account: { ...a, references: [] } }),
+          );
+        }
+      }),
+    );
+    return +(count / ((performance.now() - t0) / 1000)).toFixed(1);
+  } finally {
+    await db.destroy();
+    const admin = createDb(`${base}/postgres`, 1);
+    await admin.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.destroy();
+  }
+}
+
+/** The stack running now: Ctrl-C stops it (processes, stream, database) before leaving. */
+let running: BenchStack | null = null;
+
+async function runSide(root: string, commit: Commit, input: string, count: number, baseline: number, work: string, label: string): Promise<SideResult> {
+  console.error(`[compare] ${label}: ${commit.sha.slice(0, 7)} ${commit.subject}`);
+  const stack = await startBenchStack({ root });
+  running = stack;
+  try {
+    const statsDb = createDb(stack.databaseUrl, 1);
+    const statements0 = await resetStatements(statsDb);
+    const t0 = await temporalRequests(stack);
+    const cpu0 = stack.cpu();
+    const { summary, cpuSeconds: clientCpu } = await migrateClient(stack, input, path.join(work, label));
+    const cpu1 = stack.cpu();
+    const t1 = await temporalRequests(stack);
+    const rss = { worker: peakRssMiB(stack.worker.pid!), api: peakRssMiB(stack.api.pid!) };
+    const statements = statements0.available ? await readStatements(statsDb, count, 10) : statements0;
+    await statsDb.destroy();
+
+    const ms = (k: string) => Math.round(((cpu1[k]! - cpu0[k]!) * 1000) / count);
+    const cpu = { worker: ms('worker'), temporal: ms('temporal'), postgres: ms('postgres'), api: ms('api'), client: Math.round((clientCpu * 1000) / count), total: 0 };
+    cpu.total = cpu.worker + cpu.temporal + cpu.postgres + cpu.api + cpu.client;
+    const per = (n: number) => +(n / count).toFixed(2);
+    const delta = Object.fromEntries(Object.keys(t1.byOperation).map((k) => [k, (t1.byOperation[k] ?? 0) - (t0.byOperation[k] ?? 0)]).filter(([, v]) => (v as number) > 0)) as Record<string, number>;
+    const sum = (keys: string[]) => keys.reduce((s, k) => s + delta[k]!, 0);
+    const byOperation = Object.fromEntries(
+      Object.entries(delta)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([k, v]) => [k, per(v)]),
+    );
+    const accountsPerSecond = Number(summary.accountsPerSecond);
+    return {
+      commit,
+      accounts: count,
+      processed: summary.counts?.PROCESSED ?? 0,
+      counts: summary.counts ?? {},
+      accountsPerSecond,
+      latencyMs: { p50: summary.latencyMs?.p50, p95: summary.latencyMs?.p95 },
+      orchestrationRatio: +(baseline / accountsPerSecond).toFixed(2),
+      cpuMsPerAccount: cpu,
+      peakRssMiB: rss,
+      statements,
+      temporalRequests: {
+        perAccount: per(sum(Object.keys(delta))),
+        frontendPerAccount: per(sum(Object.keys(delta).filter((k) => k.startsWith('frontend.')))),
+        persistencePerAccount: per(t1.persistence - t0.persistence),
+        byOperation,
+      },
+      durationMs: summary.durationMs,
+    };
+  } finally {
+    running = null;
+    await stack.stop();
+  }
+}
+
+function printTable(rows: Record<string, unknown>[]): void {
+  const cols = Object.keys(rows[0]!);
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells: unknown[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(width[i]!) : String(c).padStart(width[i]!))).join('  ');
+  console.log(line(cols));
+  for (const r of rows) console.log(line(cols.map((c) => r[c])));
+}
+
+async function main() {
+  const o = args(process.argv.slice(2));
+  const loadAverageAtStart = os.loadavg().map((l) => +l.toFixed(2));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`[compare] ${signal}: stopping the stack`);
+      void (running?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    });
+  }
+  // `npm run bench:compare` has just built this tree.
+  const builtHere = process.env.npm_lifecycle_event === 'bench:compare';
+  const before = prepareTree(o.before, !builtHere);
+  const after = prepareTree(o.after, !builtHere && o.before !== '.');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'di-compare-'));
+  const profiles: Record<string, { accounts: number; seed: string; baselinePerSecond: number; before: SideResult; after: SideResult }> = {};
+  try {
+    for (const profile of o.profiles) {
+      const count = o.counts[profile];
+      const seed = `bench-compare-${profile}`;
+      const input = path.join(work, `${profile}.ndjson`);
+      await writeBook({ out: input, count, seed, profile });
+      console.error(`[compare] ${profile}: ${count} accounts; raw baseline`);
+      const baseline = await rawBaseline(profile, count, seed);
+      const b = await runSide(before.root, before.commit, input, count, baseline, work, `${profile}-before`);
+      const a = await runSide(after.root, after.commit, input, count, baseline, work, `${profile}-after`);
+      profiles[profile] = { accounts: count, seed, baselinePerSecond: baseline, before: b, after: a };
+      console.log(`\n${profile}: ${count} accounts, ${CONCURRENCY} in flight — before ${b.commit.sha.slice(0, 7)} (${b.commit.subject}), after ${a.commit.sha.slice(0, 7)}${a.commit.dirty ? ' + uncommitted changes' : ''} (${a.commit.subject})\n`);
+      printTable(compareRows(b, a, baseline));
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  const file = writeResult('compare', {
+    before: before.commit,
+    after: after.commit,
+    concurrency: CONCURRENCY,
+    pollIntervalMs: process.env.BENCH_POLL_MS ? Number(process.env.BENCH_POLL_MS) : 'each tree’s default',
+    loadAverageAtStart,
+    loadAverageAtEnd: os.loadavg().map((l) => +l.toFixed(2)),
+    profiles,
+  });
+  console.log(`\nwritten ${file}`);
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
