@@ -329,12 +329,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           tags: ['accounts'],
           summary: `The import processes of up to ${MAX_STATUS_NUMBERS} accounts of one supplier in one request.`,
           description:
-            'Each requested number with an import process answers the record of the status operation plus `external_account_number`; the others are listed in `not_found`. Each number is answered once, in the order of the request. A supplier outside your grant answers as one with no import processes: every number in `not_found`.',
+            'Each requested number with an import process answers the record of the status operation plus `external_account_number`; the others are listed in `not_found` (a number with U+0000 too: no import process can have it). Each number is answered once, in the order of the request. A supplier outside your grant answers as one with no import processes: every number in `not_found`.',
           security,
           requestBody: { required: true, content: { 'application/json': { schema: ref('ImportStatusesRequest') } } },
           responses: {
             '200': json(ref('ImportStatuses'), 'The records found, and the numbers without an import process.'),
-            '400': json({ oneOf: [ref('QueryValidationFailed'), ref('ParseError')] }, `A body of the wrong shape (\`validation_error\` with every issue: \`unknown_field\`, \`required\`, \`invalid\` for a wrong type or no number, \`blank\`, \`max_length\` for more than ${MAX_STATUS_NUMBERS} numbers or a value too long), an unreadable body (\`parse_error\`), or a value with U+0000 (\`invalid\`).`),
+            '400': json({ oneOf: [ref('QueryValidationFailed'), ref('ParseError')] }, `A body of the wrong shape (\`validation_error\` with every issue: \`unknown_field\`, \`required\`, \`invalid\` for a wrong type or no number, \`blank\`, \`max_length\` for more than ${MAX_STATUS_NUMBERS} numbers or a value too long), or an unreadable body (\`parse_error\`).`),
             ...common(true),
           },
         },

@@ -81,13 +81,16 @@ export function importsRouter(deps: RouterDeps): Router {
   // The status of many accounts of one supplier in one request and one query (the migrate client
   // follows its imports with it). Each number with an import process answers the representation of
   // the GET above plus its number; the others are listed in not_found, each number once, in the
-  // order of the request. A supplier outside the grant is, as on the GET, one with no process.
+  // order of the request. A supplier outside the grant is, as on the GET, one with no process; so
+  // is a number with a NUL byte (PostgreSQL text cannot hold one: no process can have it, and the
+  // GET answers it 404), which is not sent to the query.
   r.post('/statuses/', body, async (ctx) => {
     assertObject(ctx.request.body);
     const b = checkStatusesBody(ctx.request.body);
     ctx.state.logContext = { importSupplier: b.import_supplier };
     const numbers = [...new Set(b.external_account_numbers)];
-    const found = canAccessSupplier(ctx, b.import_supplier) ? await findProcesses(deps.db, b.import_supplier, numbers) : [];
+    const storable = numbers.filter((n) => !n.includes('\u0000'));
+    const found = canAccessSupplier(ctx, b.import_supplier) ? await findProcesses(deps.db, b.import_supplier, storable) : [];
     const byNumber = new Map(found.map((p) => [p.externalAccountNumber, p]));
     const results = [];
     const notFoundNumbers: string[] = [];
