@@ -5,6 +5,7 @@ import { EnvelopeSchema } from '../account/taskParams';
 import { IMPORT_STATUSES } from '../imports/store';
 import type { ErrorCode } from './errors';
 import { GRAPHQL_BODY_LIMIT_BYTES } from './routes/graphql';
+import { MAX_STATUS_NUMBERS, StatusesRequestSchema } from './routes/imports';
 import { TOKEN_ERRORS } from '../auth/tokens';
 import { platformPaths, platformSchemas } from '../platform/openapi';
 
@@ -116,6 +117,25 @@ const ISSUE = {
   },
 };
 
+/** The record of the status operation (imports/store.ts toApiRecord). */
+const IMPORT_PROCESS = {
+  type: 'object',
+  required: ['status', 'kraken_identifier', 'created_at', 'modified_at', 'latest_event', 'latest_error'],
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: [...IMPORT_STATUSES] },
+    kraken_identifier: { type: ['string', 'null'], description: 'Null until PROCESSED; then the platform account number.' },
+    created_at: { type: 'string', format: 'date-time' },
+    modified_at: { type: 'string', format: 'date-time' },
+    latest_event: {
+      type: 'object',
+      required: ['event', 'occurred_at', 'data'],
+      properties: { event: { type: 'string' }, occurred_at: { type: 'string', format: 'date-time' }, data: ref('ProcessError') },
+    },
+    latest_error: ref('ProcessError'),
+  },
+};
+
 function responseSchemas() {
   return {
     Issue: ISSUE,
@@ -149,21 +169,21 @@ function responseSchemas() {
       required: ['code', 'detail', 'domain'],
       properties: { code: { type: 'string' }, detail: { type: 'string' }, domain: { type: 'string' } },
     },
-    ImportProcess: {
+    ImportProcess: IMPORT_PROCESS,
+    ImportProcessOfAccount: {
+      ...IMPORT_PROCESS,
+      description: 'The record of the status operation, with the account it is of.',
+      required: ['external_account_number', ...IMPORT_PROCESS.required],
+      properties: { external_account_number: { type: 'string', maxLength: 128 }, ...IMPORT_PROCESS.properties },
+    },
+    ImportStatusesRequest: JSON.parse(JSON.stringify(StatusesRequestSchema)) as unknown,
+    ImportStatuses: {
       type: 'object',
-      required: ['status', 'kraken_identifier', 'created_at', 'modified_at', 'latest_event', 'latest_error'],
+      required: ['results', 'not_found'],
       additionalProperties: false,
       properties: {
-        status: { type: 'string', enum: [...IMPORT_STATUSES] },
-        kraken_identifier: { type: ['string', 'null'], description: 'Null until PROCESSED; then the platform account number.' },
-        created_at: { type: 'string', format: 'date-time' },
-        modified_at: { type: 'string', format: 'date-time' },
-        latest_event: {
-          type: 'object',
-          required: ['event', 'occurred_at', 'data'],
-          properties: { event: { type: 'string' }, occurred_at: { type: 'string', format: 'date-time' }, data: ref('ProcessError') },
-        },
-        latest_error: ref('ProcessError'),
+        results: { type: 'array', maxItems: MAX_STATUS_NUMBERS, description: 'One record per requested number with an import process, in the order of the request.', items: ref('ImportProcessOfAccount') },
+        not_found: { type: 'array', maxItems: MAX_STATUS_NUMBERS, description: 'The requested numbers with no import process (all of them for a supplier outside your grant), each once.', items: { type: 'string' } },
       },
     },
     QueryValidationFailed: {
@@ -300,6 +320,22 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             '200': json(ref('ImportProcess'), 'The import process record.'),
             '404': json(ref('NotFound'), 'No such import process, or the supplier is outside your grant.'),
             ...common(false),
+          },
+        },
+      },
+      '/v2/data-import/accounts/statuses/': {
+        post: {
+          operationId: 'getImportStatuses',
+          tags: ['accounts'],
+          summary: `The import processes of up to ${MAX_STATUS_NUMBERS} accounts of one supplier in one request.`,
+          description:
+            'Each requested number with an import process answers the record of the status operation plus `external_account_number`; the others are listed in `not_found` (a number with U+0000 too: no import process can have it). Each number is answered once, in the order of the request. A supplier outside your grant answers as one with no import processes: every number in `not_found`.',
+          security,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ImportStatusesRequest') } } },
+          responses: {
+            '200': json(ref('ImportStatuses'), 'The records found, and the numbers without an import process.'),
+            '400': json({ oneOf: [ref('QueryValidationFailed'), ref('ParseError')] }, `A body of the wrong shape (\`validation_error\` with every issue: \`unknown_field\`, \`required\`, \`invalid\` for a wrong type or no number, \`blank\`, \`max_length\` for more than ${MAX_STATUS_NUMBERS} numbers or a value too long), or an unreadable body (\`parse_error\`).`),
+            ...common(true),
           },
         },
       },

@@ -135,6 +135,19 @@ export async function findProcess(
   return row ? toModel(row) : null;
 }
 
+/**
+ * The import processes of many accounts of one supplier in one SELECT (the bulk status operation):
+ * `external_account_number = ANY(...)` uses the unique index on (import_supplier,
+ * external_account_number), one probe per number. Numbers without a process have no row.
+ */
+export async function findProcesses(db: Knex, importSupplier: string, externalAccountNumbers: readonly string[]): Promise<ImportProcess[]> {
+  if (externalAccountNumbers.length === 0) return [];
+  const rows = await select(db)
+    .where({ import_supplier: importSupplier })
+    .whereRaw('external_account_number = ANY(?::text[])', [[...externalAccountNumbers]]);
+  return (rows as Row[]).map(toModel);
+}
+
 export async function getProcessById(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<ImportProcess | null> {
   const q = select(db).where({ id });
   if (opts.forUpdate) q.forUpdate();
@@ -263,7 +276,7 @@ export async function countByStatus(db: Knex): Promise<Record<string, number>> {
   return out;
 }
 
-/** The import process record exactly as the status operation answers it. */
+/** The import process record exactly as the status operation answers it (the bulk one adds the account number). */
 export function toApiRecord(p: ImportProcess) {
   return {
     status: p.status,

@@ -1,13 +1,31 @@
 import Router from '@koa/router';
+import { Type, type Static } from '@sinclair/typebox';
 import type { RouterDeps } from '../deps';
 import { jsonBody } from '../middleware/jsonBody';
 import { canAccessSupplier } from '../principal';
 import { databaseValidator } from '../../account/databaseValidator';
-import { findProcess, toApiRecord } from '../../imports/store';
+import { findProcess, findProcesses, toApiRecord } from '../../imports/store';
 import { assertObject, createImport, validateAccount } from '../../imports/service';
+import { bodyChecker } from '../../platform/topUps/validate';
 import { notFound } from '../errors';
 
-/** The v2 account operations of the spec: validate, create, import status. */
+/** At most this many account numbers per bulk status request (one indexed SELECT of bounded size). */
+export const MAX_STATUS_NUMBERS = 500;
+
+/** Body of `POST /v2/data-import/accounts/statuses/`; placed in the OpenAPI document as it is. */
+export const StatusesRequestSchema = Type.Object(
+  {
+    import_supplier: Type.String({ minLength: 1, maxLength: 64 }),
+    external_account_numbers: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: MAX_STATUS_NUMBERS }),
+  },
+  { additionalProperties: false },
+);
+type StatusesRequest = Static<typeof StatusesRequestSchema>;
+
+/** 400 `validation_error` with every issue of the body (the codes of RULES.md, as the top-ups). */
+const checkStatusesBody = bodyChecker<StatusesRequest>(StatusesRequestSchema, () => undefined);
+
+/** The v2 account operations of the spec: validate, create, import status (one account, or many). */
 export function importsRouter(deps: RouterDeps): Router {
   const r = new Router({ prefix: '/v2/data-import/accounts' });
   r.use(deps.authenticate);
@@ -58,6 +76,30 @@ export function importsRouter(deps: RouterDeps): Router {
     const p = canAccessSupplier(ctx, supplier) ? await findProcess(deps.db, supplier, external) : null;
     if (!p) throw notFound('No import process for this import supplier and external account number.');
     ctx.body = toApiRecord(p);
+  });
+
+  // The status of many accounts of one supplier in one request and one query (the migrate client
+  // follows its imports with it). Each number with an import process answers the representation of
+  // the GET above plus its number; the others are listed in not_found, each number once, in the
+  // order of the request. A supplier outside the grant is, as on the GET, one with no process; so
+  // is a number with a NUL byte (PostgreSQL text cannot hold one: no process can have it, and the
+  // GET answers it 404), which is not sent to the query.
+  r.post('/statuses/', body, async (ctx) => {
+    assertObject(ctx.request.body);
+    const b = checkStatusesBody(ctx.request.body);
+    ctx.state.logContext = { importSupplier: b.import_supplier };
+    const numbers = [...new Set(b.external_account_numbers)];
+    const storable = numbers.filter((n) => !n.includes('\u0000'));
+    const found = canAccessSupplier(ctx, b.import_supplier) ? await findProcesses(deps.db, b.import_supplier, storable) : [];
+    const byNumber = new Map(found.map((p) => [p.externalAccountNumber, p]));
+    const results = [];
+    const notFoundNumbers: string[] = [];
+    for (const n of numbers) {
+      const p = byNumber.get(n);
+      if (p) results.push({ external_account_number: n, ...toApiRecord(p) });
+      else notFoundNumbers.push(n);
+    }
+    ctx.body = { results, not_found: notFoundNumbers };
   });
 
   return r;

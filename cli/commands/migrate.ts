@@ -74,13 +74,13 @@ export function register(program: Command): void {
     .requiredOption('--input <path>', 'NDJSON file (one account per line) or folder of *.json files')
     .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
     .addOption(new Option('--api-key <key>', 'organisation API key (the API authenticates every data-import call)').env('DATA_IMPORT_API_KEY'))
-    .option('--concurrency <n>', 'requests in flight at once, for creates and for status polls each', integerIn(1, 1024), DEFAULT_CONCURRENCY)
+    .option('--concurrency <n>', 'requests in flight at once, for creates and for status requests each', integerIn(1, 1024), DEFAULT_CONCURRENCY)
     .option('--max-in-flight <n>', 'imports submitted and not yet final at most at once (back-pressure; default 2 × --concurrency)', integerIn(1, 100000))
     .addOption(new Option('--validate-only', 'only validate every account and report its errors; creates nothing, leaves the state file alone').conflicts('validateFirst'))
     .option('--validate-first', 'validate each account first and create only the valid ones')
     .option('--state <file>', 'resumable state file (default: <input>.migrate-state.json)')
     .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.report)')
-    .option('--poll-interval <ms>', 'milliseconds between two status polls of one account', integerIn(50, 3_600_000), DEFAULT_POLL_INTERVAL_MS)
+    .option('--poll-interval <ms>', 'milliseconds between two status polls of one account (up to 500 accounts of a supplier are polled in one bulk status request)', integerIn(50, 3_600_000), DEFAULT_POLL_INTERVAL_MS)
     .option('--timeout <minutes>', 'stop after this many minutes (state saved; unfinished accounts are reported as such)', minutes)
     .option(
       '--outage-timeout <minutes>',

@@ -4,8 +4,8 @@ import { AuthError, TokenSource } from './auth';
 import { Availability } from './availability';
 
 /**
- * The three operations of the data-import API that a migration uses, over one keep-alive
- * connection pool, with the retry policy of the brief:
+ * The operations of the data-import API that a migration uses (validate, create, the status of one
+ * account or of many), over one keep-alive connection pool, with the retry policy of the brief:
  * - a network error, or 5xx answers (503 request_timeout included) to everything, are an outage
  *   (availability.ts): every request waits while GET /readyz is probed with backoff, and is sent
  *   again once the API answers, without spending its retry bound;
@@ -107,6 +107,12 @@ export class ApiClient {
   status(supplier: string, external: string): Promise<ApiResponse> {
     this.counters.status++;
     return this.request('GET', `/v2/data-import/accounts/${encodeURIComponent(supplier)}/${encodeURIComponent(external)}/`);
+  }
+
+  /** The bulk status operation: up to 500 accounts of one supplier in one request (counted as one status request). */
+  statuses(supplier: string, externals: readonly string[]): Promise<ApiResponse> {
+    this.counters.status++;
+    return this.request('POST', '/v2/data-import/accounts/statuses/', { import_supplier: supplier, external_account_numbers: externals });
   }
 
   /** The outage under way, for the progress line. */

@@ -180,6 +180,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
       });
       final('FAILED');
     },
+    { log },
   );
 
   /** POST validate; true when valid. */

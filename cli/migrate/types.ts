@@ -90,6 +90,7 @@ export interface MigrationSummary {
   skipped: number;
   /** Accounts an earlier run submitted that this run followed without a new create. */
   resumed: number;
+  /** Requests sent; `status` counts the status requests, a bulk one (up to 500 accounts) as one. */
   requests: { create: number; validate: number; status: number; token: number; retries: number; throttled: number };
   durationMs: number;
   /** Accounts that reached a final state in this run, per second. */

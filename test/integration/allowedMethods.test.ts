@@ -41,10 +41,11 @@ describe('methods a path does not support', () => {
 
   it('covers every operation of the document', () => {
     expect(ROUTES.map((r) => r.template)).toEqual(
-      expect.arrayContaining(['/v1/graphql/', '/v2/data-import/accounts/', '/healthz', '/v1/data-import/all-account-import-processes/{import_supplier_code}/', '/v1/data-import/transactions/create/']),
+      expect.arrayContaining(['/v1/graphql/', '/v2/data-import/accounts/', '/v2/data-import/accounts/statuses/', '/healthz', '/v1/data-import/all-account-import-processes/{import_supplier_code}/', '/v1/data-import/transactions/create/']),
     );
-    // 10 operations of the spec and the service, 7 of the platform's other data-import surface.
-    expect(ROUTES).toHaveLength(17);
+    // 11 operations of the spec and the service (the bulk status one included), 7 of the platform's
+    // other data-import surface.
+    expect(ROUTES).toHaveLength(18);
   });
 
   describe.each(ROUTES)('$template', ({ path, documented }) => {

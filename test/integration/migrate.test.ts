@@ -51,6 +51,8 @@ describe('data-import migrate against the real service', () => {
   const creates = new Map<string, number>();
   /** Called after each status answer the API gives (the interrupt test hooks in here). */
   let onStatus: (status: string) => void = () => undefined;
+  /** Bulk status requests the API answered 200. */
+  let bulkStatusRequests = 0;
 
   beforeAll(async () => {
     s = await startStack();
@@ -63,6 +65,11 @@ describe('data-import migrate against the real service', () => {
       }
       if (ctx.method === 'GET' && ctx.path.startsWith('/v2/data-import/accounts/') && ctx.status === 200) {
         onStatus((ctx.body as { status: string }).status);
+      }
+      // The client follows its imports with the bulk status operation: each record is an answer.
+      if (ctx.method === 'POST' && ctx.path === '/v2/data-import/accounts/statuses/' && ctx.status === 200) {
+        bulkStatusRequests++;
+        for (const r of (ctx.body as { results: { status: string }[] }).results) onStatus(r.status);
       }
     };
     s.app.middleware.unshift(counter);
@@ -84,9 +91,13 @@ describe('data-import migrate against the real service', () => {
     const expected: Record<string, ExpectedError> = JSON.parse(fs.readFileSync(book.expectedFile!, 'utf8'));
     expect(Object.keys(expected)).toHaveLength(6);
 
+    bulkStatusRequests = 0;
     const summary = await runMigration({ input, apiKey: s.apiKey, apiUrl, concurrency: 8, pollIntervalMs: 200, progress: 'none' });
 
     expect(summary.counts).toEqual({ PROCESSED: 54, VALIDATION_FAILED: 6 });
+    // Followed with the bulk status operation: every status request was one, far fewer than accounts polled.
+    expect(bulkStatusRequests).toBeGreaterThan(0);
+    expect(summary.requests.status).toBe(bulkStatusRequests);
     expect(summary.interrupted).toBe(false);
     expect(summary.requests.create).toBe(60);
     expect(summary.latencyMs.samples).toBe(54);

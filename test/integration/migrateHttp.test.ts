@@ -65,7 +65,7 @@ describe('data-import migrate over HTTP', () => {
     try {
       const input = book('throttled.ndjson', [JSON.stringify(account('T-1'))]);
       const summary = await runMigration({ input, apiUrl: api.url, pollIntervalMs: 50, progress: 'none' });
-      const creates = api.seen.filter((s) => s.method === 'POST');
+      const creates = api.seen.filter((s) => s.method === 'POST' && s.url === '/v2/data-import/accounts/');
       expect(creates).toHaveLength(2);
       expect(creates[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(950);
       expect(summary.requests.throttled).toBe(1);
@@ -170,6 +170,12 @@ describe('data-import migrate over HTTP', () => {
       const input = book('broken.ndjson', [JSON.stringify(account('T-6')), '{"import_supplier": "DEMO_ENERGY", ', JSON.stringify(account('T-7'))]);
       const summary = await runMigration({ input, apiUrl: api.url, pollIntervalMs: 50, progress: 'none' });
       expect(summary.counts).toEqual({ PROCESSED: 2, PARSE_ERROR: 1 });
+      // This fake has no bulk status operation (404 not_found): the client falls back to one GET per account.
+      const bulk = api.seen.filter((s) => s.method === 'POST' && s.url === '/v2/data-import/accounts/statuses/');
+      expect(bulk.length).toBeGreaterThanOrEqual(1);
+      expect(bulk.length).toBeLessThanOrEqual(2);
+      expect(api.seen.filter((s) => s.method === 'GET' && s.url.startsWith('/v2/data-import/accounts/DEMO_ENERGY/')).length).toBe(2);
+      expect(api.seen.filter((s) => s.url === '/v2/data-import/accounts/statuses/').every((s) => s.at <= Math.min(...api.seen.filter((g) => g.method === 'GET').map((g) => g.at)))).toBe(true);
       const csv = fs.readFileSync(`${input}.report.csv`, 'utf8');
       expect(csv).toMatch(/^line 2,PARSE_ERROR,,parse_error,non_field_errors,/m);
     } finally {
