@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Middleware } from 'koa';
 import { HttpError } from '../errors';
 
@@ -58,11 +59,10 @@ function readBody(req: NodeJS.ReadableStream & { destroy?: () => void }, limit: 
       chunks.push(chunk);
     };
     const onEnd = () => {
-      try {
-        finish(undefined, new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-      } catch {
-        finish(new HttpError('parse_error', 'The body is not valid UTF-8.'));
-      }
+      // One chunk (most bodies) is used as it is; isUtf8 checks without decoding twice.
+      const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      if (!isUtf8(buf)) finish(new HttpError('parse_error', 'The body is not valid UTF-8.'));
+      else finish(undefined, buf.toString('utf8'));
     };
     const onError = (err: Error) => finish(new HttpError('parse_error', `Could not read the body: ${err.message}`));
     req.on('data', onData);

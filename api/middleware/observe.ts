@@ -14,7 +14,17 @@ export function observe(log: Logger, metrics: Metrics): Middleware {
     const incoming = ctx.get('x-request-id');
     const requestId = /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = log.child({ requestId });
+    // The request's child logger is made when a handler first logs through it: most requests
+    // log only their access line, written below through the parent with the request id.
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (child ??= log.child({ requestId })),
+      set: (v: Logger) => {
+        child = v;
+      },
+    });
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     // An error thrown below is rendered by errorHandler, outside this middleware: ctx.status is
@@ -32,10 +42,12 @@ export function observe(log: Logger, metrics: Metrics): Middleware {
       const labels = { route: String(route), method: ctx.method, status: String(status ?? ctx.status) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
-      (ctx.state.log as Logger).info(
-        { method: ctx.method, route: labels.route, status: Number(labels.status), ms: Math.round(seconds * 1e4) / 10, ...ctx.state.logContext },
-        'request',
-      );
+      if (log.isLevelEnabled('info')) {
+        (child ?? log).info(
+          { ...(child ? {} : { requestId }), method: ctx.method, route: labels.route, status: Number(labels.status), ms: Math.round(seconds * 1e4) / 10, ...ctx.state.logContext },
+          'request',
+        );
+      }
     }
   };
 }
