@@ -26,8 +26,9 @@ export interface FingerprintInputs {
 let rulesVersion: string | undefined;
 
 /**
- * A hash of every source file of the validator (this folder and its rules), read once per
- * process: two processes share a fingerprint only when they run the same rules.
+ * A hash of every source file of the validator (this folder and its rules) and of the versions of
+ * the libraries they call, read once per process: two processes share a fingerprint only when
+ * they run the same rules.
  */
 export function validationRulesVersion(): string {
   if (rulesVersion !== undefined) return rulesVersion;
@@ -40,6 +41,14 @@ export function validationRulesVersion(): string {
     }
   };
   walk(__dirname);
+  // The libraries the rules call decide results too (a phone number library upgrade, say).
+  for (const lib of ['ajv', 'ajv-formats', 'libphonenumber-js']) {
+    try {
+      hash.update(`${lib}@${(require(`${lib}/package.json`) as { version: string }).version}\0`);
+    } catch {
+      hash.update(`${lib}@?\0`);
+    }
+  }
   rulesVersion = hash.digest('base64url');
   return rulesVersion;
 }
