@@ -18,10 +18,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb, ensureDatabase } from '../db/knex';
-import { insertAccount, newAccountNumber } from '../db/stores/accountStore';
-import { createSupplier } from '../suppliers/store';
 import { generateBook, writeBook, type Profile } from '../cli/generate';
 import { peakRssMiB, startBenchStack, writeResult, type BenchStack } from './lib/stack';
+import { rawBaselinePerSecond } from './lib/baseline';
 import { readStatements, resetStatements } from './lib/pgStatements';
 import { compareRows, type Commit, type SideResult } from './lib/compareTable';
 
@@ -136,21 +135,7 @@ async function rawBaseline(profile: Profile, count: number, seed: string): Promi
   const db = createDb(`${base}/${name}`, CONCURRENCY + 2);
   try {
     await db.migrate.latest();
-    await createSupplier(db, 'BASELINE', { status: 'Ongoing' });
-    const accounts = [...generateBook({ seed, count, profile })];
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < accounts.length) {
-          const a = accounts[next++]!;
-          await db.transaction((trx) =>
-            insertAccount(trx, { importSupplier: 'BASELINE', externalAccountNumber: a.external_account_number, accountNumber: newAccountNumber(), account: { ...a, references: [] } }),
-          );
-        }
-      }),
-    );
-    return +(count / ((performance.now() - t0) / 1000)).toFixed(1);
+    return +(await rawBaselinePerSecond(db, [...generateBook({ seed, count, profile })], CONCURRENCY)).toFixed(1);
   } finally {
     await db.destroy();
     const admin = createDb(`${base}/postgres`, 1);

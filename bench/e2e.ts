@@ -10,11 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../db/knex';
-import { insertAccount, newAccountNumber } from '../db/stores/accountStore';
-import { createSupplier } from '../suppliers/store';
 import { generateBook, writeBook } from '../cli/generate';
 import { runMigration } from '../cli/migrate';
 import { startBenchStack, writeResult } from './lib/stack';
+import { rawBaselinePerSecond } from './lib/baseline';
 import { readStatements, resetStatements } from './lib/pgStatements';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
@@ -49,21 +48,7 @@ async function main() {
 
     // Raw baseline: the create store code alone, one transaction per account, same concurrency.
     const db = createDb(stack.databaseUrl, CONCURRENCY + 2);
-    await createSupplier(db, 'BASELINE', { status: 'Ongoing' });
-    const accounts = [...generateBook({ seed: 'bench-e2e', count: COUNT, profile: 'typical' })];
-    let next = 0;
-    const b0 = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < accounts.length) {
-          const a = accounts[next++]!;
-          await db.transaction((trx) =>
-            insertAccount(trx, { importSupplier: 'BASELINE', externalAccountNumber: a.external_account_number, accountNumber: newAccountNumber(), account: { ...a, references: [] } }),
-          );
-        }
-      }),
-    );
-    const baselinePerSecond = COUNT / ((performance.now() - b0) / 1000);
+    const baselinePerSecond = await rawBaselinePerSecond(db, [...generateBook({ seed: 'bench-e2e', count: COUNT, profile: 'typical' })], CONCURRENCY);
     await db.destroy();
 
     const result = {

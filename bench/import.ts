@@ -8,11 +8,10 @@
  *   npm run bench:import            (BENCH_QUICK=1 for a short run)
  */
 import { createDb } from '../db/knex';
-import { insertAccount, newAccountNumber } from '../db/stores/accountStore';
-import { createSupplier } from '../suppliers/store';
 import { generateBook } from '../cli/generate';
 import type { Account } from '../account/schema';
 import { obtainToken, percentile, startBenchStack, writeResult } from './lib/stack';
+import { rawBaselinePerSecond } from './lib/baseline';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 
@@ -43,7 +42,6 @@ async function main() {
     const token = await obtainToken(stack.apiUrl, stack.apiKey);
     const headers = { 'content-type': 'application/json', authorization: `Token ${token}` };
     const baselineDb = createDb(stack.databaseUrl, 40);
-    await createSupplier(baselineDb, 'BASELINE', { status: 'Ongoing' });
     let book = 0;
 
     for (const profile of ['typical', 'large'] as const) {
@@ -71,13 +69,7 @@ async function main() {
         const seconds = (performance.now() - t0) / 1000;
 
         // Raw baseline: the store code alone, one transaction per account, same concurrency.
-        const b0 = performance.now();
-        await pool(accounts, inFlight, async (a) => {
-          await baselineDb.transaction((trx) =>
-            insertAccount(trx, { importSupplier: 'BASELINE', externalAccountNumber: a.external_account_number, accountNumber: newAccountNumber(), account: { ...a, references: [] } }),
-          );
-        });
-        const baselineSeconds = (performance.now() - b0) / 1000;
+        const baselinePerSecond = await rawBaselinePerSecond(baselineDb, accounts, inFlight);
 
         latencies.sort((x, y) => x - y);
         const row: Row = {
@@ -87,8 +79,8 @@ async function main() {
           perSecond: +(count / seconds).toFixed(1),
           p50Ms: Math.round(percentile(latencies, 50)),
           p95Ms: Math.round(percentile(latencies, 95)),
-          baselinePerSecond: +(count / baselineSeconds).toFixed(1),
-          ratio: +((count / baselineSeconds) / (count / seconds)).toFixed(1),
+          baselinePerSecond: +baselinePerSecond.toFixed(1),
+          ratio: +(baselinePerSecond / (count / seconds)).toFixed(1),
         };
         rows.push(row);
         process.stderr.write(`${JSON.stringify(row)}\n`);
