@@ -16,6 +16,7 @@ import { checkSupplyAddresses } from './rules/supplyAddresses';
 import { defaultTaskParams, isEnvelope, readTaskParams, type TaskParams } from './taskParams';
 import { computeWarnings } from './warnings';
 import { validationFingerprint } from './fingerprint';
+import type { ReferencePair } from './referenceDataStore';
 
 export type { Issue } from './issues';
 export type { TaskParams } from './taskParams';
@@ -142,27 +143,31 @@ export function createAccountValidator(deps: ValidatorDeps): AccountValidator {
 
 async function checkReferenceOwners(deps: ValidatorDeps, ctx: RuleContext, account: Account): Promise<void> {
   if (!deps.referenceOwners || !ctx.ok('external_account_number')) return;
-  const byPair = new Map<string, string[]>(); // "namespace\0value" → attrs
-  for (const [r, attr] of okItems(ctx, account.references, 'references')) {
-    const key = `${r.namespace}\u0000${r.value}`;
-    const attrs = byPair.get(key);
-    if (attrs) attrs.push(attr);
-    else byPair.set(key, [attr]);
-  }
-  if (byPair.size === 0) return;
-  const pairs = [...byPair.keys()].map((k) => {
-    const [namespace, value] = k.split('\u0000');
-    return { namespace, value };
-  });
-  const taken = await deps.referenceOwners(
+  const taken = await takenReferences(
+    deps.referenceOwners,
     { importSupplier: account.import_supplier, externalAccountNumber: account.external_account_number },
-    pairs,
+    [...okItems(ctx, account.references, 'references')].map(([r, attr]) => [r, attr] as const),
   );
-  for (const { namespace, value } of taken) {
-    for (const attr of byPair.get(`${namespace}\u0000${value}`) ?? []) {
-      ctx.errors.add('reference_already_exists', `${attr}.value`, `Reference ${namespace}/${value} belongs to another account.`);
-    }
+  for (const t of taken) {
+    ctx.errors.add('reference_already_exists', `${t.attr}.value`, `Reference ${t.namespace}/${t.value} belongs to another account.`);
   }
+}
+
+/**
+ * The references among `items` (each with its attr) that an account other than `account` holds,
+ * in the order given, found with one lookup of the distinct pairs. The validate operation and the
+ * account write (which checks again under the import row's lock) both ask it.
+ */
+export async function takenReferences(
+  owners: NonNullable<ValidatorDeps['referenceOwners']>,
+  account: { importSupplier: string; externalAccountNumber: string },
+  items: readonly (readonly [ReferencePair, string])[],
+): Promise<(ReferencePair & { attr: string })[]> {
+  const key = (r: ReferencePair) => `${r.namespace}\u0000${r.value}`;
+  const pairs = new Map(items.map(([r]) => [key(r), { namespace: r.namespace, value: r.value }]));
+  if (pairs.size === 0) return [];
+  const taken = new Set((await owners(account, [...pairs.values()])).map(key));
+  return items.filter(([r]) => taken.has(key(r))).map(([r, attr]) => ({ namespace: r.namespace, value: r.value, attr }));
 }
 
 async function checkDocumentsExist(store: DocumentStore, root: string, documents: DocumentRef[], ctx: RuleContext): Promise<void> {

@@ -1,21 +1,30 @@
-import { getProcessById } from '../store';
+import { getProcessById, type ImportProcess } from '../store';
 import { type ImportRef, logFor, move, type Settled, settled, type StepDeps } from './context';
+
+export type StartOutcome = { outcome: 'ok' | 'stale' | 'window_expired' } | Settled;
+type NotStarted = { outcome: 'stale' | 'window_expired' } | Settled;
 
 /**
  * PENDING → IN_PROGRESS, unless the window has already ended. Run again for the same run (a
  * replay after a worker died), it continues from what it finds: IN_PROGRESS goes on, any later
  * status is reported as settled. Only another run number is stale.
  */
-export async function startImport(deps: StepDeps, ref: ImportRef): Promise<{ outcome: 'ok' | 'stale' | 'window_expired' } | Settled> {
+export async function startImport(deps: StepDeps, ref: ImportRef): Promise<StartOutcome> {
+  const started = await startRun(deps, ref);
+  return started.outcome === 'ok' ? { outcome: 'ok' } : started;
+}
+
+/** startImport's transaction; an ok outcome carries the row as it was read under the lock. */
+export async function startRun(deps: StepDeps, ref: ImportRef): Promise<{ outcome: 'ok'; process: ImportProcess } | NotStarted> {
   return deps.db.transaction(async (trx) => {
     const p = await getProcessById(trx, ref.importProcessId, { forUpdate: true });
     if (!p || p.run !== ref.run) return { outcome: 'stale' as const };
-    if (p.status === 'IN_PROGRESS') return { outcome: 'ok' as const }; // this activity, retried
+    if (p.status === 'IN_PROGRESS') return { outcome: 'ok' as const, process: p }; // this activity, retried
     if (p.status !== 'PENDING') return settled(p);
     const at = deps.now();
     if (at.getTime() > p.scheduleWindowEnd.getTime()) return { outcome: 'window_expired' as const };
     await move(deps, trx, p, 'IN_PROGRESS', at, { step: 'validating' }, []);
     logFor(deps.log, p).info('import started');
-    return { outcome: 'ok' as const };
+    return { outcome: 'ok' as const, process: p };
   });
 }

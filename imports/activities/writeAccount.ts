@@ -5,6 +5,7 @@ import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { isDataError, violatedConstraint } from '../../db/pgErrors';
 import { type CreatedAccount, insertAccount, newAccountNumber } from '../../db/stores/accountStore';
 import { findReferenceOwners } from '../../account/referenceDataStore';
+import { takenReferences } from '../../account/validator';
 import { lockProcessWithPayload, type ImportProcess } from '../store';
 import { type ImportRef, staleRun, type StepDeps } from './context';
 import { validationFailure } from './validate';
@@ -55,14 +56,10 @@ export async function writeRunAccount<T>(
 
 async function checkReferencesFree(trx: Knex, p: ImportProcess, payload: Account): Promise<void> {
   const refs = Array.isArray(payload.references) ? payload.references : [];
-  if (refs.length === 0) return;
-  const taken = await findReferenceOwners(
-    trx,
+  const taken = await takenReferences(
+    (account, pairs) => findReferenceOwners(trx, account, pairs),
     { importSupplier: p.importSupplier, externalAccountNumber: p.externalAccountNumber },
-    refs.map((r) => ({ namespace: r.namespace, value: r.value })),
+    refs.map((r, i) => [r, `references.${i}`] as const),
   );
-  if (taken.length === 0) return;
-  const isTaken = new Set(taken.map((t) => `${t.namespace}\u0000${t.value}`));
-  const errors = refs.flatMap((r, i) => (isTaken.has(`${r.namespace}\u0000${r.value}`) ? [{ code: 'reference_already_exists', attr: `references.${i}.value` }] : []));
-  throw validationFailure(errors);
+  if (taken.length > 0) throw validationFailure(taken.map((t) => ({ code: 'reference_already_exists', attr: `${t.attr}.value` })));
 }
