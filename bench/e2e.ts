@@ -23,8 +23,12 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'di-e2e-'));
   const input = path.join(dir, 'book.ndjson');
   await writeBook({ out: input, count: COUNT, seed: 'bench-e2e', profile: 'typical' });
-  // BENCH_PROFILE=<dir> writes a V8 CPU profile of the worker there.
-  const stack = await startBenchStack({ workerNodeArgs: [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])] });
+  // BENCH_PROFILE=<dir> writes a V8 CPU profile of the worker there, BENCH_API_PROFILE=<dir> one of the API.
+  const cpuProf = (dir: string | undefined) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
+  const stack = await startBenchStack({
+    workerNodeArgs: [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), ...cpuProf(process.env.BENCH_PROFILE)],
+    apiNodeArgs: cpuProf(process.env.BENCH_API_PROFILE),
+  });
   try {
     const statsDb = createDb(stack.databaseUrl, 1);
     const statements0 = await resetStatements(statsDb);
