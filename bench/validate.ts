@@ -10,7 +10,7 @@ import { buildReferenceData, DEFAULT_REFERENCE_DATA_ROWS } from '../account/refe
 import { checkAccountShape } from '../account/shape';
 import { createAccountValidator } from '../account/validator';
 import { buildLargeAccount, buildSmallAccount } from './fixtures';
-import { obtainToken, startBenchStack, writeResult } from './lib/stack';
+import { cpuSeconds, obtainToken, startBenchStack, writeResult } from './lib/stack';
 
 const reference = buildReferenceData(DEFAULT_REFERENCE_DATA_ROWS);
 const validator = createAccountValidator({
@@ -71,7 +71,11 @@ async function http(small: unknown, large: unknown) {
   try {
     const token = await obtainToken(stack.apiUrl, stack.apiKey);
     const out = [];
+    // BENCH_HTTP_ACCOUNTS=small (or large) runs one of the two (for a profile of one).
+    const only = process.env.BENCH_HTTP_ACCOUNTS;
     for (const [name, account] of [['small (example)', small], ['large', large]] as const) {
+      if (only && !name.startsWith(only)) continue;
+      const cpuBefore = cpuSeconds(stack.api.pid!);
       const result = await autocannon({
         url: `${stack.apiUrl}/v2/data-import/accounts/validate/`,
         method: 'POST',
@@ -81,7 +85,14 @@ async function http(small: unknown, large: unknown) {
         body: JSON.stringify(account),
       });
       if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers`);
-      out.push({ account: name, 'requests/s': Math.round(result.requests.average), 'median ms': result.latency.p50, 'p99 ms': result.latency.p99 });
+      const apiCpuMs = ((cpuSeconds(stack.api.pid!) - cpuBefore) * 1000) / result.requests.total;
+      out.push({
+        account: name,
+        'requests/s': Math.round(result.requests.average),
+        'median ms': result.latency.p50,
+        'p99 ms': result.latency.p99,
+        'API CPU ms/request': Number(apiCpuMs.toFixed(3)),
+      });
     }
     return { rows: out, apiPeakRssMiB: stack.peakRssMiB(stack.api) };
   } finally {
@@ -99,8 +110,8 @@ async function main() {
   if (process.env.BENCH_HTTP !== '0') {
     httpRows = await http(small, large);
     console.table(httpRows.rows);
-    httpRows.rows.forEach((h, i) => {
-      const inProcess = rows[i]!['validations/s'];
+    httpRows.rows.forEach((h) => {
+      const inProcess = rows.find((r) => r.account === h.account)!['validations/s'];
       console.log(`${h.account}: HTTP ${h['requests/s']}/s = ${((h['requests/s'] / inProcess) * 100).toFixed(0)} % of in-process ${inProcess}/s`);
     });
   }

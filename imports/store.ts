@@ -60,6 +60,8 @@ export interface ImportProcess {
   latestError: ImportError | null;
   /** account/fingerprint.ts: what the API's validation of this run's payload depended on. */
   validationFingerprint: string | null;
+  /** Size of the stored payload's JSON in bytes; null for runs stored before migration 0013. */
+  payloadBytes: number | null;
   createdAt: string;
   modifiedAt: string;
 }
@@ -80,6 +82,7 @@ interface Row {
   latest_event: LatestEvent;
   latest_error: ImportError | null;
   validation_fingerprint: string | null;
+  payload_bytes: number | null;
   created_at_text: string;
   modified_at_text: string;
 }
@@ -94,7 +97,7 @@ const TS = (col: string) =>
 export const COLUMNS = [
   'id', 'import_supplier', 'external_account_number', 'status', 'kraken_identifier', 'is_dry_run',
   'schedule_window_start', 'schedule_window_end', 'run', 'workflow_id', 'workflow_run_id',
-  'current_step', 'latest_event', 'latest_error', 'validation_fingerprint',
+  'current_step', 'latest_event', 'latest_error', 'validation_fingerprint', 'payload_bytes',
 ];
 
 const selection = (db: Knex) => [...COLUMNS, db.raw(TS('created_at')), db.raw(TS('modified_at'))];
@@ -119,6 +122,7 @@ export const toModel = (r: Row): ImportProcess => ({
   latestEvent: r.latest_event,
   latestError: r.latest_error,
   validationFingerprint: r.validation_fingerprint ?? null,
+  payloadBytes: r.payload_bytes ?? null,
   createdAt: r.created_at_text,
   modifiedAt: r.modified_at_text,
 });
@@ -155,10 +159,21 @@ export async function getProcessById(db: Knex, id: string, opts: { forUpdate?: b
   return row ? toModel(row) : null;
 }
 
-/** The row locked with its stored payload, in one statement (the account write reads both). */
-export async function lockProcessWithPayload(trx: Knex, id: string): Promise<{ process: ImportProcess; payload: unknown } | null> {
-  const row = (await select(trx).select('payload').where({ id }).forUpdate().first()) as (Row & { payload: unknown }) | undefined;
-  return row ? { process: toModel(row), payload: row.payload } : null;
+/**
+ * The row locked, with its stored payload in the same statement when the payload is at most
+ * `inlineUpTo` bytes (the account write reads both). A larger payload, or one of unknown size, is
+ * `undefined`: the caller reads it with getPayload once it has room for it (imports/payloadBudget.ts).
+ */
+export async function lockProcessWithPayload(
+  trx: Knex,
+  id: string,
+  inlineUpTo = Infinity,
+): Promise<{ process: ImportProcess; payload: unknown } | null> {
+  const payload = Number.isFinite(inlineUpTo)
+    ? trx.raw('CASE WHEN payload_bytes <= ? THEN payload END AS payload', [inlineUpTo])
+    : 'payload';
+  const row = (await select(trx).select(payload).where({ id }).forUpdate().first()) as (Row & { payload: unknown }) | undefined;
+  return row ? { process: toModel(row), payload: row.payload ?? undefined } : null;
 }
 
 export async function getPayload(db: Knex, id: string): Promise<unknown> {
@@ -186,10 +201,12 @@ export interface NewRun {
  * the row lock (findProcess forUpdate) and has decided a new run is allowed.
  */
 export async function upsertRun(db: Knex, existing: ImportProcess | null, r: NewRun): Promise<ImportProcess> {
+  const payload = JSON.stringify(r.payload);
   const fields = {
     status: 'PENDING' as ImportStatus,
     kraken_identifier: null,
-    payload: JSON.stringify(r.payload),
+    payload,
+    payload_bytes: Buffer.byteLength(payload),
     task_params: JSON.stringify(r.taskParams),
     is_dry_run: r.isDryRun,
     schedule_window_start: r.scheduleWindowStart,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { Supervisor, DEFAULT_STOP_GRACE_MS, type ChildSpec } from './supervisor';
+import { serviceProcessEnv, workerNodeOptions } from '../worker/nodeOptions';
 
 /**
  * `node dist/scripts/supervise.js [--workers N] [--api-replicas M]`: runs the API and the worker
@@ -24,7 +25,7 @@ export interface ServiceOptions {
   env: NodeJS.ProcessEnv;
   /** Folder of the per-child log files `<name>.log`; default: inherited output. */
   logDir?: string;
-  /** Node flags for the worker processes (WORKER_NODE_OPTIONS). */
+  /** Node flags for the worker processes; default: WORKER_NODE_OPTIONS of `env`, else worker/nodeOptions.ts's. */
   workerNodeOptions?: string[];
   /** Folder holding api/main.js and worker/main.js (or .ts, run with tsx); default: this file's parent. */
   root?: string;
@@ -43,15 +44,16 @@ export function serviceChildren(o: ServiceOptions): ChildSpec[] {
   const apiPort = o.env.PORT ? Number(o.env.PORT) : DEFAULT_API_PORT;
   const metricsBase = o.env.WORKER_METRICS_PORT ? Number(o.env.WORKER_METRICS_PORT) : DEFAULT_WORKER_METRICS_PORT;
   const children: ChildSpec[] = [];
+  const env = serviceProcessEnv(o.env);
   for (let i = 1; i <= o.apiReplicas; i++) {
-    children.push({ name: `api-${i}`, command: process.execPath, args: entry(root, 'api'), env: { ...o.env, PORT: String(apiPort + i - 1) }, logFile: logFile(`api-${i}`) });
+    children.push({ name: `api-${i}`, command: process.execPath, args: entry(root, 'api'), env: { ...env, PORT: String(apiPort + i - 1) }, logFile: logFile(`api-${i}`) });
   }
   for (let i = 1; i <= o.workers; i++) {
     children.push({
       name: `worker-${i}`,
       command: process.execPath,
-      args: [...(o.workerNodeOptions ?? []), ...entry(root, 'worker')],
-      env: { ...o.env, WORKER_METRICS_PORT: String(metricsBase === 0 ? 0 : metricsBase + 2 * (i - 1)) },
+      args: [...(o.workerNodeOptions ?? workerNodeOptions(o.env)), ...entry(root, 'worker')],
+      env: { ...env, WORKER_METRICS_PORT: String(metricsBase === 0 ? 0 : metricsBase + 2 * (i - 1)) },
       logFile: logFile(`worker-${i}`),
     });
   }
@@ -85,7 +87,6 @@ async function main(): Promise<void> {
       apiReplicas: o.apiReplicas,
       env: process.env,
       logDir: o.logDir,
-      workerNodeOptions: (process.env.WORKER_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean),
     }),
     runDir: o.runDir,
     stopGraceMs: o.stopGrace * 1000,

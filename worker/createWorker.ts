@@ -16,7 +16,7 @@ export type WorkerActivities = ReturnType<typeof createActivities> & ReturnType<
 /** The only place that wires activities to their dependencies (STYLE.md #3). */
 export function createWorkerActivities(d: ActivityDeps): WorkerActivities {
   return {
-    ...createActivities({ db: d.db, validator: d.validator, subjectPrefix: d.subjectPrefix, log: d.log, metrics: d.metrics }),
+    ...createActivities({ db: d.db, validator: d.validator, subjectPrefix: d.subjectPrefix, log: d.log, metrics: d.metrics, payloadBudget: d.payloadBudget }),
     ...buildWorkerActivities(d),
   };
 }

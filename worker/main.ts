@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
@@ -12,6 +13,7 @@ import { ReferenceDataCache } from '../account/referenceDataCache';
 import { databaseValidator } from '../account/databaseValidator';
 import { createWorker, createWorkerActivities } from './createWorker';
 import { UnstartedRunSweeper } from '../imports/sweeper';
+import { PayloadBudget } from '../imports/payloadBudget';
 import { createMailer } from '../emails/mailer';
 import { ensureMaintenanceSchedule } from './maintenanceSchedule';
 import { freePort, listenWithFallback } from './metricsPorts';
@@ -72,7 +74,15 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: createWorkerActivities({ db, validator, subjectPrefix: config.nats.subjectPrefix, log, metrics, mail }),
+    activities: createWorkerActivities({
+      db,
+      validator,
+      subjectPrefix: config.nats.subjectPrefix,
+      log,
+      metrics,
+      mail,
+      payloadBudget: new PayloadBudget(config.worker.payloadBudgetBytes),
+    }),
     maxConcurrentActivities: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks,
     workflowBundlePath: fs.existsSync(bundle) ? bundle : undefined,
@@ -98,7 +108,8 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
     log.warn({ err: String(err) }, 'could not create or update the maintenance schedule'),
   );
 
-  log.info({ taskQueue: config.temporal.taskQueue, metricsPort, sdkMetricsPort }, 'worker running');
+  const heapLimitMiB = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
+  log.info({ taskQueue: config.temporal.taskQueue, metricsPort, sdkMetricsPort, heapLimitMiB, payloadBudgetBytes: config.worker.payloadBudgetBytes }, 'worker running');
   process.off('SIGTERM', exitDuringStartup);
   process.off('SIGINT', exitDuringStartup);
   onShutdown(async () => {

@@ -107,6 +107,15 @@ export function peakRssMiB(pid: number): number {
 
 let stacks = 0;
 
+type LaunchDefaults = Pick<typeof import('../../worker/nodeOptions'), 'workerNodeOptions' | 'serviceProcessEnv'>;
+
+/** worker/nodeOptions.js of a checkout's build, or no flags and the environment unchanged. */
+function rootLaunchDefaults(root: string): LaunchDefaults {
+  const file = path.join(root, 'dist', 'worker', 'nodeOptions.js');
+  if (fs.existsSync(file)) return require(file) as LaunchDefaults;
+  return { workerNodeOptions: () => [], serviceProcessEnv: (env) => env };
+}
+
 /**
  * Migrations and the demo supplier, organisation and API key with the code of another checkout
  * (its `dist/db/knex.js` and `dist/scripts/seedDemo.js`), in a process of its own.
@@ -188,9 +197,14 @@ export async function startBenchStack(opts: { root?: string; env?: Record<string
       ...opts.env,
     };
     void metricsPort;
-    const worker = spawn(process.execPath, [...(opts.workerNodeArgs ?? []), path.join(root, 'dist/worker/main.js')], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    // The processes start as that checkout's run command starts them (its worker/nodeOptions.ts:
+    // node flags and environment); a checkout from before that file ran them with none.
+    const launch = rootLaunchDefaults(root);
+    const serviceEnv = launch.serviceProcessEnv(env);
+    const workerArgs = [...launch.workerNodeOptions(env), ...(opts.workerNodeArgs ?? [])];
+    const worker = spawn(process.execPath, [...workerArgs, path.join(root, 'dist/worker/main.js')], { cwd: root, env: serviceEnv, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(worker);
-    const api = spawn(process.execPath, [...(opts.apiNodeArgs ?? []), path.join(root, 'dist/api/main.js')], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const api = spawn(process.execPath, [...(opts.apiNodeArgs ?? []), path.join(root, 'dist/api/main.js')], { cwd: root, env: serviceEnv, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(api);
     const apiUrl = `http://127.0.0.1:${port}`;
     await waitFor(async () => (await fetch(`${apiUrl}/readyz`)).ok, 'api');

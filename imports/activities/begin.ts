@@ -16,7 +16,10 @@ export async function beginImport(deps: StepDeps, ref: ImportRef): Promise<Start
   const begun = await startRun(deps, ref);
   if (begun.outcome !== 'ok') return begun;
   if (await needsRevalidation(deps, begun.process)) {
-    await validatePayload(deps, await getPayload(deps.db, ref.importProcessId));
+    const validate = async () => validatePayload(deps, await getPayload(deps.db, ref.importProcessId));
+    const budget = deps.payloadBudget;
+    const bytes = begun.process.payloadBytes;
+    await (budget && !budget.isInline(bytes) ? budget.hold(bytes, validate) : validate());
   } else {
     deps.metrics?.importValidations.inc({ outcome: 'skipped' });
   }

@@ -7,6 +7,7 @@ import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { enqueueEvents, EventSchemaError, type NewEvent } from '../../events/outbox';
 import { getProcessById, type ImportProcess, type ImportStatus, transition, type Transition } from '../store';
 import type { EventScope } from '../events';
+import type { PayloadBudget } from '../payloadBudget';
 
 /** What the import's activities need; the worker wires it (STYLE.md #3). */
 export interface ActivityDeps {
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   subjectPrefix: string;
   log: Logger;
   metrics?: Metrics;
+  /** Bounds the large payloads held at once (worker/main.ts); absent: every payload is read at once. */
+  payloadBudget?: PayloadBudget;
   now?: () => Date;
 }
 

@@ -6,7 +6,7 @@ import { isDataError, violatedConstraint } from '../../db/pgErrors';
 import { type CreatedAccount, insertAccount, newAccountNumber } from '../../db/stores/accountStore';
 import { findReferenceOwners } from '../../account/referenceDataStore';
 import { takenReferences } from '../../account/validator';
-import { lockProcessWithPayload, type ImportProcess } from '../store';
+import { getPayload, lockProcessWithPayload, type ImportProcess } from '../store';
 import { type ImportRef, staleRun, type StepDeps } from './context';
 import { validationFailure } from './validate';
 
@@ -30,20 +30,25 @@ export async function writeRunAccount<T>(
 ): Promise<T> {
   try {
     return await deps.db.transaction(async (trx) => {
-      const locked = await lockProcessWithPayload(trx, ref.importProcessId);
+      const budget = deps.payloadBudget;
+      const locked = await lockProcessWithPayload(trx, ref.importProcessId, budget?.inlineBytes);
       if (!locked || locked.process.run !== ref.run) throw staleRun();
       const p = locked.process;
-      const payload = locked.payload as Account;
-      const insert = async () => {
-        await checkReferencesFree(trx, p, payload);
-        return insertAccount(trx, {
-          importSupplier: p.importSupplier,
-          externalAccountNumber: p.externalAccountNumber,
-          accountNumber: newAccountNumber(),
-          account: payload,
-        });
+      const write = (payload: Account) => {
+        const insert = async () => {
+          await checkReferencesFree(trx, p, payload);
+          return insertAccount(trx, {
+            importSupplier: p.importSupplier,
+            externalAccountNumber: p.externalAccountNumber,
+            accountNumber: newAccountNumber(),
+            account: payload,
+          });
+        };
+        return body(trx, p, insert);
       };
-      return body(trx, p, insert);
+      if (locked.payload !== undefined || !budget) return write(locked.payload as Account);
+      // A large payload (or one of unknown size) is read once the budget has room for it.
+      return budget.hold(p.payloadBytes, async () => write((await getPayload(trx, p.id)) as Account));
     });
   } catch (err) {
     const constraint = violatedConstraint(err);
