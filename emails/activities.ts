@@ -7,6 +7,7 @@ import type { ImportRef } from '../imports/activities';
 import { getProcessById, ImportProcess } from '../imports/store';
 import { getSupplier } from '../suppliers/store';
 import { findAccountByExternal } from '../db/stores/accountStore';
+import { cachedSupplier } from '../account/databaseValidator';
 import { enqueueEvents } from '../events/outbox';
 import { postImportCompletedEvent, postImportErrorEvent } from '../imports/events';
 import { countEmailsByStatus, failQueued, queueEmails } from './store';
@@ -53,7 +54,10 @@ export function createEmailActivities(deps: EmailActivityDeps) {
   /** queueCustomerEmails under the caller's lock of the PROCESSED row: the account's e-mails by state, or null when post-import already ended. */
   async function queue(trx: Knex, p: Locked): Promise<Counts | null> {
     if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return null;
-    const supplier = await getSupplier(trx, p.importSupplier);
+    // Most suppliers send no e-mails: the configuration every validation reads (cached for 2 s,
+    // README "Configuration") says so without a query; a supplier that sends them is read afresh.
+    const sends = (await cachedSupplier(db, p.importSupplier))?.sendCustomerEmails ?? true;
+    const supplier = sends ? await getSupplier(trx, p.importSupplier) : null;
     if (supplier?.sendCustomerEmails) {
       const account = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
       if (!account) throw new Error('post-import found no account for a PROCESSED import');

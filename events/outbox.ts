@@ -46,7 +46,8 @@ export function buildEnvelope(e: NewEvent): EventEnvelope {
  * Writes events to the outbox inside the caller's transaction (the same one that makes the state
  * change they report). Each payload is validated against its catalogue schema first; a mismatch
  * throws EventSchemaError and the caller's transaction rolls back. An event id written before is
- * ignored (idempotent retries). NOTIFY wakes the relay when the transaction commits.
+ * ignored (idempotent retries). The queue's trigger (migration 0014) NOTIFYs the relay when the
+ * transaction commits.
  */
 export async function enqueueEvents(trx: Knex, subjectPrefix: string, events: NewEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
@@ -71,7 +72,6 @@ export async function enqueueEvents(trx: Knex, subjectPrefix: string, events: Ne
     .with('ins', trx('outbox').insert(rows).onConflict('event_id').ignore().returning('seq'))
     .insert(trx.select('seq').from('ins').orderBy('seq'))
     .into('outbox_pending');
-  await trx.raw('NOTIFY outbox');
   return rows.map((r) => r.event_id);
 }
 

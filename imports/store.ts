@@ -159,21 +159,59 @@ export async function getProcessById(db: Knex, id: string, opts: { forUpdate?: b
   return row ? toModel(row) : null;
 }
 
+/** A pair of the reference-data namespace and value an account holds (account_references). */
+export interface HeldReference {
+  namespace: string;
+  value: string;
+}
+
+/** What the account write reads with the run's lock, in one statement. */
+export interface LockedForWrite {
+  process: ImportProcess;
+  /** The stored payload when it is at most `inlineUpTo` bytes; else undefined (read it with getPayload). */
+  payload: unknown;
+  /** Whether an account of this import (supplier and external number) exists already. */
+  accountExists: boolean;
+  /** The payload's references that another account holds (distinct pairs, any order). */
+  takenReferences: HeldReference[];
+}
+
 /**
- * The row locked, with its stored payload in the same statement when the payload is at most
- * `inlineUpTo` bytes (the account write reads both). A larger payload, or one of unknown size, is
- * `undefined`: the caller reads it with getPayload once it has room for it (imports/payloadBudget.ts).
+ * The row locked, with what the account write needs to know in the same statement (one round trip
+ * instead of three): the stored payload when it is at most `inlineUpTo` bytes (a larger payload,
+ * or one of unknown size, is `undefined`: the caller reads it with getPayload once it has room for
+ * it, imports/payloadBudget.ts), whether the import's account exists already, and which of the
+ * payload's references another account holds (account/referenceDataStore.ts findReferenceOwners,
+ * asked of the stored payload).
  */
-export async function lockProcessWithPayload(
-  trx: Knex,
-  id: string,
-  inlineUpTo = Infinity,
-): Promise<{ process: ImportProcess; payload: unknown } | null> {
+export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = Infinity): Promise<LockedForWrite | null> {
   const payload = Number.isFinite(inlineUpTo)
     ? trx.raw('CASE WHEN payload_bytes <= ? THEN payload END AS payload', [inlineUpTo])
     : 'payload';
-  const row = (await select(trx).select(payload).where({ id }).forUpdate().first()) as (Row & { payload: unknown }) | undefined;
-  return row ? { process: toModel(row), payload: row.payload ?? undefined } : null;
+  const row = (await select(trx)
+    .select(
+      payload,
+      trx.raw(
+        `EXISTS (SELECT 1 FROM accounts a
+                  WHERE a.import_supplier = import_processes.import_supplier
+                    AND a.external_account_number = import_processes.external_account_number) AS account_exists`,
+      ),
+      trx.raw(
+        `(SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('namespace', r.namespace, 'value', r.value)), '[]'::jsonb)
+            FROM account_references r
+            JOIN jsonb_to_recordset(CASE WHEN jsonb_typeof(import_processes.payload->'references') = 'array'
+                                         THEN import_processes.payload->'references' ELSE '[]'::jsonb END)
+                 AS q(namespace text, value text)
+              ON q.namespace = r.namespace AND q.value = r.value
+           WHERE NOT (r.import_supplier = import_processes.import_supplier
+                      AND r.external_account_number = import_processes.external_account_number)) AS taken_references`,
+      ),
+    )
+    .where({ id })
+    .forUpdate()
+    .first()) as (Row & { payload: unknown; account_exists: boolean; taken_references: HeldReference[] }) | undefined;
+  if (!row) return null;
+  return { process: toModel(row), payload: row.payload ?? undefined, accountExists: row.account_exists, takenReferences: row.taken_references };
 }
 
 export async function getPayload(db: Knex, id: string): Promise<unknown> {

@@ -12,7 +12,7 @@ import { writeRunAccount } from './writeAccount';
  */
 export async function createAccount(deps: StepDeps, ref: ImportRef): Promise<{ accountNumber: string }> {
   // A drawn account number already taken is retried: the next attempt draws another.
-  return writeRunAccount(deps, ref, [CONSTRAINT.accountNumber], async (trx, p, insert) => {
+  return writeRunAccount(deps, ref, [CONSTRAINT.accountNumber], async (trx, p, insert, facts) => {
     if (p.status === 'PROCESSED' && p.krakenIdentifier) return { accountNumber: p.krakenIdentifier };
     if (p.status === 'CANCELLED') {
       throw ApplicationFailure.create({ type: IMPORT_FAILURE.cancelled, message: 'The import was cancelled before the account was created.', nonRetryable: true });
@@ -21,7 +21,8 @@ export async function createAccount(deps: StepDeps, ref: ImportRef): Promise<{ a
       // Another attempt of this run already recorded its end (ERRORED, say): never overwrite it.
       throw ApplicationFailure.create({ type: IMPORT_FAILURE.settled, message: `This run already ended ${p.status}.`, nonRetryable: true });
     }
-    const existing = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);
+    // An account already there (the lock read whether one is) is this import's: use it.
+    const existing = facts.accountExists ? await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber) : null;
     const at = deps.now();
     const created = existing ?? (await insert());
     await move(deps, trx, p, 'PROCESSED', at, { step: 'post_import', krakenIdentifier: created.accountNumber, error: null }, accountCreatedEvents(scopeOf(p, at), created));

@@ -4,39 +4,45 @@ import type { Account } from '../../account/schema';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { isDataError, violatedConstraint } from '../../db/pgErrors';
 import { type CreatedAccount, insertAccount, newAccountNumber } from '../../db/stores/accountStore';
-import { findReferenceOwners } from '../../account/referenceDataStore';
 import { takenReferences } from '../../account/validator';
-import { getPayload, lockProcessWithPayload, type ImportProcess } from '../store';
+import { getPayload, type HeldReference, lockProcessForWrite, type ImportProcess } from '../store';
 import { type ImportRef, staleRun, type StepDeps } from './context';
 import { validationFailure } from './validate';
 
 /** Inserts the run's account (its stored payload under a newly drawn account number) in `trx`. */
 export type InsertRunAccount = () => Promise<CreatedAccount>;
 
+/** What the lock read besides the row: whether the import's account exists already. */
+export interface RunWriteFacts {
+  accountExists: boolean;
+}
+
 /**
- * The one place the account is written, for the dry run and the creation alike: the run locked
- * and its stored payload read in one statement, `body` given the insert; a PostgreSQL error
- * about the data (it will not heal by retrying) becomes the non-retryable creation failure,
- * except a violation of one of `retryable` (a retry heals it). The insert first checks, under
- * the lock, that no other account took one of the payload's references since it was validated
- * (the one check of the validation that reads other accounts): taken, it is the validation
- * failure `reference_already_exists`, as the validate step would have reported it.
+ * The one place the account is written, for the dry run and the creation alike: the run locked,
+ * and in the same statement its stored payload, whether its account exists and which of its
+ * references another account holds (imports/store.ts lockProcessForWrite); `body` given the
+ * insert. A PostgreSQL error about the data (it will not heal by retrying) becomes the
+ * non-retryable creation failure, except a violation of one of `retryable` (a retry heals it).
+ * The insert first checks what the lock read: a reference another account took since the payload
+ * was validated (the one check of the validation that reads other accounts) is the validation
+ * failure `reference_already_exists`, as the validate step would have reported it; the unique
+ * index of account_references stops one taken after the lock.
  */
 export async function writeRunAccount<T>(
   deps: StepDeps,
   ref: ImportRef,
   retryable: readonly string[],
-  body: (trx: Knex, p: ImportProcess, insert: InsertRunAccount) => Promise<T>,
+  body: (trx: Knex, p: ImportProcess, insert: InsertRunAccount, facts: RunWriteFacts) => Promise<T>,
 ): Promise<T> {
   try {
     return await deps.db.transaction(async (trx) => {
       const budget = deps.payloadBudget;
-      const locked = await lockProcessWithPayload(trx, ref.importProcessId, budget?.inlineBytes);
+      const locked = await lockProcessForWrite(trx, ref.importProcessId, budget?.inlineBytes);
       if (!locked || locked.process.run !== ref.run) throw staleRun();
       const p = locked.process;
       const write = (payload: Account) => {
         const insert = async () => {
-          await checkReferencesFree(trx, p, payload);
+          await checkReferencesFree(p, payload, locked.takenReferences);
           return insertAccount(trx, {
             importSupplier: p.importSupplier,
             externalAccountNumber: p.externalAccountNumber,
@@ -44,7 +50,7 @@ export async function writeRunAccount<T>(
             account: payload,
           });
         };
-        return body(trx, p, insert);
+        return body(trx, p, insert, { accountExists: locked.accountExists });
       };
       if (locked.payload !== undefined || !budget) return write(locked.payload as Account);
       // A large payload (or one of unknown size) is read once the budget has room for it.
@@ -59,10 +65,10 @@ export async function writeRunAccount<T>(
   }
 }
 
-async function checkReferencesFree(trx: Knex, p: ImportProcess, payload: Account): Promise<void> {
+async function checkReferencesFree(p: ImportProcess, payload: Account, held: HeldReference[]): Promise<void> {
   const refs = Array.isArray(payload.references) ? payload.references : [];
   const taken = await takenReferences(
-    (account, pairs) => findReferenceOwners(trx, account, pairs),
+    async () => held,
     { importSupplier: p.importSupplier, externalAccountNumber: p.externalAccountNumber },
     refs.map((r, i) => [r, `references.${i}`] as const),
   );

@@ -7,7 +7,7 @@ import { createActivities, ImportRef } from '../../imports/activities';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../account/databaseValidator';
 import { importWorkflowId } from '../../imports/workflowId';
-import { getProcessById, lockProcessWithPayload, upsertRun } from '../../imports/store';
+import { getProcessById, lockProcessForWrite, upsertRun } from '../../imports/store';
 import { PayloadBudget } from '../../imports/payloadBudget';
 import { createSupplier } from '../../suppliers/store';
 import { createTestDatabase, TestDatabase } from '../support/db';
@@ -60,13 +60,13 @@ describe('payload budget', () => {
   it('reads the payload with the lock up to the threshold; above it, or of unknown size, not', async () => {
     const ref = await newRun();
     await t.db.transaction(async (trx) => {
-      expect((await lockProcessWithPayload(trx, ref.importProcessId, ref.bytes))!.payload).toMatchObject({ external_account_number: ref.ext });
-      expect((await lockProcessWithPayload(trx, ref.importProcessId, ref.bytes - 1))!.payload).toBeUndefined();
-      expect((await lockProcessWithPayload(trx, ref.importProcessId))!.payload).toMatchObject({ external_account_number: ref.ext });
+      expect((await lockProcessForWrite(trx, ref.importProcessId, ref.bytes))!.payload).toMatchObject({ external_account_number: ref.ext });
+      expect((await lockProcessForWrite(trx, ref.importProcessId, ref.bytes - 1))!.payload).toBeUndefined();
+      expect((await lockProcessForWrite(trx, ref.importProcessId))!.payload).toMatchObject({ external_account_number: ref.ext });
     });
     await t.db('import_processes').where({ id: ref.importProcessId }).update({ payload_bytes: null });
     await t.db.transaction(async (trx) => {
-      const locked = await lockProcessWithPayload(trx, ref.importProcessId, 1_000_000);
+      const locked = await lockProcessForWrite(trx, ref.importProcessId, 1_000_000);
       expect(locked!.payload).toBeUndefined();
       expect(locked!.process.payloadBytes).toBeNull();
     });

@@ -1,0 +1,125 @@
+/**
+ * The account write reads what it needs with the run's lock, in one statement
+ * (imports/store.ts lockProcessForWrite), and the relay's wake-up comes from the outbox queue's
+ * trigger (migration 0014), not from a statement of its own.
+ */
+import pg from 'pg';
+import { createActivities, ImportRef } from '../../imports/activities';
+import { ReferenceDataCache } from '../../account/referenceDataCache';
+import { databaseValidator } from '../../account/databaseValidator';
+import { importWorkflowId } from '../../imports/workflowId';
+import { getProcessById, lockProcessForWrite, upsertRun } from '../../imports/store';
+import { insertAccount, newAccountNumber } from '../../db/stores/accountStore';
+import { enqueueEvents } from '../../events/outbox';
+import { postImportCompletedEvent } from '../../imports/events';
+import { createSupplier } from '../../suppliers/store';
+import { createTestDatabase, TestDatabase } from '../support/db';
+import { uniqueAccount } from '../support/fixtures';
+import { silentLog } from '../support/stack';
+
+describe('the account write under one lock', () => {
+  let t: TestDatabase;
+  let cache: ReferenceDataCache;
+  let acts: ReturnType<typeof createActivities>;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    await createSupplier(t.db, 'DEMO_ENERGY', { status: 'Ongoing', marketParticipantId: 'DEMO' });
+    cache = new ReferenceDataCache(t.db);
+    await cache.start();
+    acts = createActivities({ db: t.db, validator: databaseValidator({ db: t.db, cache }), subjectPrefix: 'lock', log: silentLog });
+  });
+  afterAll(async () => {
+    await cache.stop();
+    await t.drop();
+  });
+
+  async function newRun(mutate: (a: ReturnType<typeof uniqueAccount>) => void = () => undefined): Promise<ImportRef & { ext: string }> {
+    const ext = `LOCK-${++n}`;
+    const now = new Date();
+    const payload = uniqueAccount(ext);
+    mutate(payload);
+    const p = await upsertRun(t.db, null, {
+      importSupplier: 'DEMO_ENERGY',
+      externalAccountNumber: ext,
+      payload,
+      taskParams: {},
+      isDryRun: false,
+      scheduleWindowStart: now,
+      scheduleWindowEnd: new Date(now.getTime() + 3600_000),
+      workflowId: importWorkflowId('DEMO_ENERGY', ext),
+      warnings: [],
+      now,
+    });
+    return { importProcessId: p.id, run: p.run, ext };
+  }
+
+  const locked = (ref: ImportRef) => t.db.transaction((trx) => lockProcessForWrite(trx, ref.importProcessId));
+
+  it("reads the references another account holds, distinct, never the import's own", async () => {
+    const ref = await newRun((a) => {
+      a.references = [
+        { namespace: 'legacy-crm', value: 'SHARED-1' },
+        { namespace: 'legacy-crm', value: 'MINE-1' },
+        { namespace: 'legacy-billing', value: 'SHARED-1' },
+      ];
+    });
+    expect((await locked(ref))!.takenReferences).toEqual([]);
+    await t.db('account_references').insert([
+      { namespace: 'legacy-crm', value: 'SHARED-1', import_supplier: 'DEMO_ENERGY', external_account_number: 'SOMEONE-ELSE' },
+      { namespace: 'legacy-crm', value: 'MINE-1', import_supplier: 'DEMO_ENERGY', external_account_number: ref.ext },
+    ]);
+    expect((await locked(ref))!.takenReferences).toEqual([{ namespace: 'legacy-crm', value: 'SHARED-1' }]);
+    // The create fails exactly as the validation would have reported it.
+    await acts.startImport(ref);
+    await expect(acts.createAccount(ref)).rejects.toThrow(/reference_already_exists at references\.0\.value/);
+  });
+
+  it('a payload without references has none taken', async () => {
+    const ref = await newRun((a) => {
+      delete (a as { references?: unknown }).references;
+    });
+    expect((await locked(ref))!.takenReferences).toEqual([]);
+  });
+
+  it("reads whether the import's account exists; the create then uses that account", async () => {
+    const ref = await newRun();
+    expect((await locked(ref))!.accountExists).toBe(false);
+    await acts.startImport(ref);
+    const payload = (await t.db('import_processes').where({ id: ref.importProcessId }).first()).payload;
+    const made = await insertAccount(t.db, { importSupplier: 'DEMO_ENERGY', externalAccountNumber: ref.ext, accountNumber: newAccountNumber(), account: payload });
+    expect((await locked(ref))!.accountExists).toBe(true);
+    expect(await acts.createAccount(ref)).toEqual({ accountNumber: made.accountNumber });
+    expect((await getProcessById(t.db, ref.importProcessId))!.krakenIdentifier).toBe(made.accountNumber);
+  });
+
+  it('wakes the relay at commit through the queue trigger, once per transaction, never for a rollback', async () => {
+    const listener = new pg.Client({ connectionString: t.url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (m) => heard.push(m.channel));
+    await listener.query('LISTEN outbox');
+    try {
+      const scope = (k: string) => ({ workflowId: `wf-${k}`, run: 1, externalAccountNumber: k, at: new Date() });
+      await t.db.transaction(async (trx) => {
+        await enqueueEvents(trx, 'lock', [postImportCompletedEvent(scope('A'), 'A-1')]);
+        await enqueueEvents(trx, 'lock', [postImportCompletedEvent(scope('B'), 'B-1')]);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(heard).toEqual([]); // not before the commit
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heard).toEqual(['outbox']);
+      await t.db
+        .transaction(async (trx) => {
+          await enqueueEvents(trx, 'lock', [postImportCompletedEvent(scope('C'), 'C-1')]);
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heard).toEqual(['outbox']);
+    } finally {
+      await listener.end();
+    }
+  });
+});
