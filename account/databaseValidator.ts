@@ -23,14 +23,17 @@ const supplierCaches = new WeakMap<Knex, Map<string, { value: SupplierConfig | n
 /**
  * Suppliers change rarely (an operator's status or configuration change) and every validation
  * reads one: each process reuses what it read for SUPPLIER_CACHE_MS, so an operator's change takes
- * effect within two seconds (README "Configuration").
+ * effect within two seconds (README "Operator CLI"). The cache belongs to the pool `db`.
  */
-export async function cachedSupplier(db: Knex, code: string, now = Date.now()): Promise<SupplierConfig | null> {
+export async function cachedSupplier(db: Knex, code: string, opts: { now?: number; via?: Knex } = {}): Promise<SupplierConfig | null> {
+  const now = opts.now ?? Date.now();
   let cache = supplierCaches.get(db);
   if (!cache) supplierCaches.set(db, (cache = new Map()));
   const hit = cache.get(code);
   if (hit && hit.expires > now) return hit.value;
-  const s = await getSupplier(db, code);
+  // A caller inside a transaction reads through it (`via`): taking a second pool connection while
+  // holding one would deadlock a full pool.
+  const s = await getSupplier(opts.via ?? db, code);
   const value = s ? toSupplierConfig(s) : null;
   if (cache.size > 10_000) cache.clear(); // unknown codes sent by a hostile caller stay bounded
   cache.set(code, { value, expires: now + SUPPLIER_CACHE_MS });

@@ -56,7 +56,7 @@ export function createEmailActivities(deps: EmailActivityDeps) {
     if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return null;
     // Most suppliers send no e-mails: the configuration every validation reads (cached for 2 s,
     // README "Configuration") says so without a query; a supplier that sends them is read afresh.
-    const sends = (await cachedSupplier(db, p.importSupplier))?.sendCustomerEmails ?? true;
+    const sends = (await cachedSupplier(db, p.importSupplier, { via: trx }))?.sendCustomerEmails ?? true;
     const supplier = sends ? await getSupplier(trx, p.importSupplier) : null;
     if (supplier?.sendCustomerEmails) {
       const account = await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber);

@@ -5,7 +5,7 @@ import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { isDataError, violatedConstraint } from '../../db/pgErrors';
 import { type CreatedAccount, insertAccount, newAccountNumber } from '../../db/stores/accountStore';
 import { takenReferences } from '../../account/validator';
-import { getPayload, type HeldReference, lockProcessForWrite, type ImportProcess } from '../store';
+import { type HeldReference, lockProcessForWrite, type ImportProcess } from '../store';
 import { type ImportRef, staleRun, type StepDeps } from './context';
 import { validationFailure } from './validate';
 
@@ -34,28 +34,36 @@ export async function writeRunAccount<T>(
   retryable: readonly string[],
   body: (trx: Knex, p: ImportProcess, insert: InsertRunAccount, facts: RunWriteFacts) => Promise<T>,
 ): Promise<T> {
-  try {
-    return await deps.db.transaction(async (trx) => {
-      const budget = deps.payloadBudget;
-      const locked = await lockProcessForWrite(trx, ref.importProcessId, budget?.inlineBytes);
+  const budget = deps.payloadBudget;
+  // One transaction; `inlineUpTo` the largest payload it reads. A larger one ends it at once
+  // (nothing written) and reports its size.
+  const attempt = (inlineUpTo: number) =>
+    deps.db.transaction(async (trx): Promise<{ done: T } | { bytes: number | null }> => {
+      const locked = await lockProcessForWrite(trx, ref.importProcessId, inlineUpTo);
       if (!locked || locked.process.run !== ref.run) throw staleRun();
       const p = locked.process;
-      const write = (payload: Account) => {
-        const insert = async () => {
-          await checkReferencesFree(p, payload, locked.takenReferences);
-          return insertAccount(trx, {
-            importSupplier: p.importSupplier,
-            externalAccountNumber: p.externalAccountNumber,
-            accountNumber: newAccountNumber(),
-            account: payload,
-          });
-        };
-        return body(trx, p, insert, { accountExists: locked.accountExists });
+      if (locked.payload === undefined) return { bytes: p.payloadBytes };
+      const payload = locked.payload as Account;
+      const insert = async () => {
+        await checkReferencesFree(p, payload, locked.takenReferences);
+        return insertAccount(trx, {
+          importSupplier: p.importSupplier,
+          externalAccountNumber: p.externalAccountNumber,
+          accountNumber: newAccountNumber(),
+          account: payload,
+        });
       };
-      if (locked.payload !== undefined || !budget) return write(locked.payload as Account);
-      // A large payload (or one of unknown size) is read once the budget has room for it.
-      return budget.hold(p.payloadBytes, async () => write((await getPayload(trx, p.id)) as Account));
+      return { done: await body(trx, p, insert, { accountExists: locked.accountExists }) };
     });
+  try {
+    const first = await attempt(budget?.inlineBytes ?? Infinity);
+    if ('done' in first) return first.done;
+    // A large payload (or one of unknown size): wait for room in the budget holding no connection
+    // (the pool is smaller than the activity slots: a waiter holding one could starve the holder),
+    // then the transaction again, reading the payload with the lock.
+    const second = await budget!.hold(first.bytes, () => attempt(Infinity));
+    if ('done' in second) return second.done;
+    throw new Error('the payload was not read with the lock');
   } catch (err) {
     const constraint = violatedConstraint(err);
     if (isDataError(err) && !(constraint !== undefined && retryable.includes(constraint))) {

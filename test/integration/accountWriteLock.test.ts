@@ -13,6 +13,8 @@ import { insertAccount, newAccountNumber } from '../../db/stores/accountStore';
 import { enqueueEvents } from '../../events/outbox';
 import { postImportCompletedEvent } from '../../imports/events';
 import { createSupplier } from '../../suppliers/store';
+import { createEmailActivities } from '../../emails/activities';
+import { createDb } from '../../db/knex';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { uniqueAccount } from '../support/fixtures';
 import { silentLog } from '../support/stack';
@@ -120,6 +122,28 @@ describe('the account write under one lock', () => {
       expect(heard).toEqual(['outbox']);
     } finally {
       await listener.end();
+    }
+  });
+
+  it('post-import on a full pool: every transaction reads the supplier through its own connection', async () => {
+    // As many post-imports at once as the pool has connections, with the supplier cache of a new
+    // pool empty: a cache miss that took a second connection while holding one would wait forever.
+    const pool = createDb(t.url, 3);
+    try {
+      const refs = await Promise.all(
+        Array.from({ length: 3 }, async () => {
+          const ref = await newRun();
+          await acts.startImport(ref);
+          await acts.createAccount(ref);
+          return ref;
+        }),
+      );
+      const emails = createEmailActivities({ db: pool, subjectPrefix: 'lock', log: silentLog });
+      const all = Promise.all(refs.map((ref) => emails.beginPostImport(ref)));
+      const stuck = new Promise((_, reject) => setTimeout(() => reject(new Error('post-imports stuck on the pool')), 10_000));
+      expect(await Promise.race([all, stuck])).toEqual(refs.map(() => ({ queued: 0, skipped: 0, finished: 'completed' })));
+    } finally {
+      await pool.destroy();
     }
   });
 });

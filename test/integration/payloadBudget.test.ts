@@ -10,6 +10,7 @@ import { importWorkflowId } from '../../imports/workflowId';
 import { getProcessById, lockProcessForWrite, upsertRun } from '../../imports/store';
 import { PayloadBudget } from '../../imports/payloadBudget';
 import { createSupplier } from '../../suppliers/store';
+import { createDb } from '../../db/knex';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { uniqueAccount } from '../support/fixtures';
 import { silentLog } from '../support/stack';
@@ -17,6 +18,8 @@ import { silentLog } from '../support/stack';
 describe('payload budget', () => {
   let t: TestDatabase;
   let cache: ReferenceDataCache;
+  /** A pool of one connection. */
+  let pool: ReturnType<typeof createDb>;
   let n = 0;
 
   beforeAll(async () => {
@@ -24,8 +27,10 @@ describe('payload budget', () => {
     await createSupplier(t.db, 'DEMO_ENERGY', { status: 'Ongoing', marketParticipantId: 'DEMO' });
     cache = new ReferenceDataCache(t.db);
     await cache.start();
+    pool = createDb(t.url, 1);
   });
   afterAll(async () => {
+    await pool.destroy();
     await cache.stop();
     await t.drop();
   });
@@ -72,11 +77,11 @@ describe('payload budget', () => {
     });
   });
 
-  it('a large payload waits for room in the budget at re-validation and at the write, then imports', async () => {
+  it('a large payload waits for room in the budget at re-validation and at the write, holding no connection, then imports', async () => {
     const ref = await newRun();
-    // Every payload of this test is "large"; the budget holds exactly one.
+    // Every payload of this test is "large"; the budget holds exactly one; the pool has one connection.
     const budget = new PayloadBudget(ref.bytes, 100);
-    const acts = activities(budget);
+    const acts = createActivities({ db: pool, validator: databaseValidator({ db: pool, cache }), subjectPrefix: 'budget', log: silentLog, payloadBudget: budget });
     let release!: () => void;
     const other = budget.hold(ref.bytes, () => new Promise<void>((r) => (release = r)));
 
@@ -98,6 +103,8 @@ describe('payload budget', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(created).toBe(false);
     expect(budget.waiting).toBe(1);
+    // The waiting write holds no connection: the one-connection pool still answers.
+    expect((await pool.raw('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     release2();
     await other2;
     const { accountNumber } = await create;
