@@ -304,6 +304,20 @@ export async function transition(db: Knex, id: string, run: number, t: Transitio
   return n > 0;
 }
 
+/**
+ * PENDING → IN_PROGRESS in one statement when the run is this one, still PENDING and inside its
+ * window at `at`: the row as written, or null when any of that does not hold (the caller then
+ * decides under the row's lock). The same columns change as with transition().
+ */
+export async function startPendingRun(db: Knex, id: string, run: number, at: Date, step: string): Promise<ImportProcess | null> {
+  const [row] = (await db('import_processes')
+    .where({ id, run, status: 'PENDING' })
+    .where('schedule_window_end', '>=', at)
+    .update({ status: 'IN_PROGRESS', latest_event: JSON.stringify(latestEventFor('IN_PROGRESS', at)), modified_at: at, current_step: step })
+    .returning(selection(db))) as Row[];
+  return row ? toModel(row) : null;
+}
+
 export async function setStep(db: Knex, id: string, run: number, step: string): Promise<void> {
   await db('import_processes').where({ id, run }).update({ current_step: step });
 }

@@ -61,6 +61,19 @@ describe('import steps run again for the same run', () => {
     expect((await statusOf(ref)).status).toBe('IN_PROGRESS');
   });
 
+  it('start: a PENDING run past its window is not started (window_expired), nor another run; a cancelled one is settled', async () => {
+    const ref = await newRun();
+    await t.db('import_processes').where({ id: ref.importProcessId }).update({ schedule_window_end: new Date(Date.now() - 1000) });
+    expect(await acts.startImport(ref)).toEqual({ outcome: 'window_expired' });
+    expect((await statusOf(ref)).status).toBe('PENDING');
+    const other = await newRun();
+    expect(await acts.startImport({ ...other, run: other.run + 1 })).toEqual({ outcome: 'stale' });
+    expect((await statusOf(other)).status).toBe('PENDING');
+    await t.db('import_processes').where({ id: other.importProcessId }).update({ status: 'CANCELLED' });
+    expect(await acts.startImport(other)).toMatchObject({ outcome: 'settled', status: 'CANCELLED' });
+    expect((await statusOf(other)).status).toBe('CANCELLED');
+  });
+
   it('start: a row already PROCESSED for this run reports it settled with its account number', async () => {
     const ref = await newRun();
     await acts.startImport(ref);
