@@ -4,57 +4,36 @@
  * trigger (migration 0014), not from a statement of its own.
  */
 import pg from 'pg';
-import { createActivities, ImportRef } from '../../imports/activities';
-import { ReferenceDataCache } from '../../account/referenceDataCache';
-import { databaseValidator } from '../../account/databaseValidator';
-import { importWorkflowId } from '../../imports/workflowId';
-import { getProcessById, lockProcessForWrite, upsertRun } from '../../imports/store';
+import type { ImportRef } from '../../imports/activities';
+import { getProcessById, lockProcessForWrite } from '../../imports/store';
 import { insertAccount, newAccountNumber } from '../../db/stores/accountStore';
 import { enqueueEvents } from '../../events/outbox';
 import { postImportCompletedEvent } from '../../imports/events';
-import { createSupplier } from '../../suppliers/store';
 import { createEmailActivities } from '../../emails/activities';
 import { createDb } from '../../db/knex';
-import { createTestDatabase, TestDatabase } from '../support/db';
+import type { TestDatabase } from '../support/db';
+import { StepActivities, StepsDatabase, stepActivities, stepsDatabase, storeRun } from '../support/importRuns';
 import { uniqueAccount } from '../support/fixtures';
 import { silentLog } from '../support/stack';
 
 describe('the account write under one lock', () => {
+  let s: StepsDatabase;
   let t: TestDatabase;
-  let cache: ReferenceDataCache;
-  let acts: ReturnType<typeof createActivities>;
+  let acts: StepActivities;
   let n = 0;
 
   beforeAll(async () => {
-    t = await createTestDatabase();
-    await createSupplier(t.db, 'DEMO_ENERGY', { status: 'Ongoing', marketParticipantId: 'DEMO' });
-    cache = new ReferenceDataCache(t.db);
-    await cache.start();
-    acts = createActivities({ db: t.db, validator: databaseValidator({ db: t.db, cache }), subjectPrefix: 'lock', log: silentLog });
+    s = await stepsDatabase();
+    t = s.t;
+    acts = stepActivities(s, 'lock');
   });
-  afterAll(async () => {
-    await cache.stop();
-    await t.drop();
-  });
+  afterAll(() => s.drop());
 
-  async function newRun(mutate: (a: ReturnType<typeof uniqueAccount>) => void = () => undefined): Promise<ImportRef & { ext: string }> {
+  function newRun(mutate: (a: ReturnType<typeof uniqueAccount>) => void = () => undefined): Promise<ImportRef & { ext: string }> {
     const ext = `LOCK-${++n}`;
-    const now = new Date();
     const payload = uniqueAccount(ext);
     mutate(payload);
-    const p = await upsertRun(t.db, null, {
-      importSupplier: 'DEMO_ENERGY',
-      externalAccountNumber: ext,
-      payload,
-      taskParams: {},
-      isDryRun: false,
-      scheduleWindowStart: now,
-      scheduleWindowEnd: new Date(now.getTime() + 3600_000),
-      workflowId: importWorkflowId('DEMO_ENERGY', ext),
-      warnings: [],
-      now,
-    });
-    return { importProcessId: p.id, run: p.run, ext };
+    return storeRun(t.db, ext, { payload });
   }
 
   const locked = (ref: ImportRef) => t.db.transaction((trx) => lockProcessForWrite(trx, ref.importProcessId));

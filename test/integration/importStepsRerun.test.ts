@@ -3,52 +3,27 @@
  * before its workflow task completed would run it (local activities leave no record then). Each
  * must continue from what it finds; only another run number is stale (issue "Nothing gets stuck").
  */
-import { createActivities, ImportRef } from '../../imports/activities';
+import type { ImportRef } from '../../imports/activities';
 import { createEmailActivities } from '../../emails/activities';
-import { ReferenceDataCache } from '../../account/referenceDataCache';
-import { databaseValidator } from '../../account/databaseValidator';
-import { importWorkflowId } from '../../imports/workflowId';
-import { countByStatus, getProcessById, upsertRun } from '../../imports/store';
-import { createSupplier } from '../../suppliers/store';
-import { createTestDatabase, TestDatabase } from '../support/db';
-import { uniqueAccount } from '../support/fixtures';
+import { countByStatus, getProcessById } from '../../imports/store';
+import type { TestDatabase } from '../support/db';
+import { StepActivities, StepsDatabase, stepActivities, stepsDatabase, storeRun } from '../support/importRuns';
 import { silentLog } from '../support/stack';
 
 describe('import steps run again for the same run', () => {
+  let s: StepsDatabase;
   let t: TestDatabase;
-  let cache: ReferenceDataCache;
-  let acts: ReturnType<typeof createActivities>;
+  let acts: StepActivities;
   let n = 0;
 
   beforeAll(async () => {
-    t = await createTestDatabase();
-    await createSupplier(t.db, 'DEMO_ENERGY', { status: 'Ongoing', marketParticipantId: 'DEMO' });
-    cache = new ReferenceDataCache(t.db);
-    await cache.start();
-    acts = createActivities({ db: t.db, validator: databaseValidator({ db: t.db, cache }), subjectPrefix: 'rerun', log: silentLog });
+    s = await stepsDatabase();
+    t = s.t;
+    acts = stepActivities(s, 'rerun');
   });
-  afterAll(async () => {
-    await cache.stop();
-    await t.drop();
-  });
+  afterAll(() => s.drop());
 
-  async function newRun(opts: { dryRun?: boolean } = {}): Promise<ImportRef & { ext: string }> {
-    const ext = `RERUN-${++n}`;
-    const now = new Date();
-    const p = await upsertRun(t.db, null, {
-      importSupplier: 'DEMO_ENERGY',
-      externalAccountNumber: ext,
-      payload: uniqueAccount(ext),
-      taskParams: {},
-      isDryRun: opts.dryRun ?? false,
-      scheduleWindowStart: now,
-      scheduleWindowEnd: new Date(now.getTime() + 3600_000),
-      workflowId: importWorkflowId('DEMO_ENERGY', ext),
-      warnings: [],
-      now,
-    });
-    return { importProcessId: p.id, run: p.run, ext };
-  }
+  const newRun = (opts: { dryRun?: boolean } = {}) => storeRun(t.db, `RERUN-${++n}`, opts);
 
   const statusOf = async (ref: ImportRef) => (await getProcessById(t.db, ref.importProcessId))!;
   const eventsOf = async (type: string, ext: string) =>

@@ -6,16 +6,16 @@
 import { createActivities, ImportRef } from '../../imports/activities';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../account/databaseValidator';
-import { importWorkflowId } from '../../imports/workflowId';
-import { getProcessById, lockProcessForWrite, upsertRun } from '../../imports/store';
+import { getProcessById, lockProcessForWrite } from '../../imports/store';
 import { PayloadBudget } from '../../imports/payloadBudget';
-import { createSupplier } from '../../suppliers/store';
 import { createDb } from '../../db/knex';
-import { createTestDatabase, TestDatabase } from '../support/db';
+import type { TestDatabase } from '../support/db';
+import { StepsDatabase, stepActivities, stepsDatabase, storeRun } from '../support/importRuns';
 import { uniqueAccount } from '../support/fixtures';
 import { silentLog } from '../support/stack';
 
 describe('payload budget', () => {
+  let s: StepsDatabase;
   let t: TestDatabase;
   let cache: ReferenceDataCache;
   /** A pool of one connection. */
@@ -23,39 +23,22 @@ describe('payload budget', () => {
   let n = 0;
 
   beforeAll(async () => {
-    t = await createTestDatabase();
-    await createSupplier(t.db, 'DEMO_ENERGY', { status: 'Ongoing', marketParticipantId: 'DEMO' });
-    cache = new ReferenceDataCache(t.db);
-    await cache.start();
+    s = await stepsDatabase();
+    ({ t, cache } = s);
     pool = createDb(t.url, 1);
   });
   afterAll(async () => {
     await pool.destroy();
-    await cache.stop();
-    await t.drop();
+    await s.drop();
   });
 
   async function newRun(): Promise<ImportRef & { ext: string; bytes: number }> {
     const ext = `BUDGET-${++n}`;
-    const now = new Date();
     const payload = uniqueAccount(ext);
-    const p = await upsertRun(t.db, null, {
-      importSupplier: 'DEMO_ENERGY',
-      externalAccountNumber: ext,
-      payload,
-      taskParams: {},
-      isDryRun: false,
-      scheduleWindowStart: now,
-      scheduleWindowEnd: new Date(now.getTime() + 3600_000),
-      workflowId: importWorkflowId('DEMO_ENERGY', ext),
-      warnings: [],
-      now,
-    });
-    return { importProcessId: p.id, run: p.run, ext, bytes: Buffer.byteLength(JSON.stringify(payload)) };
+    return { ...(await storeRun(t.db, ext, { payload })), bytes: Buffer.byteLength(JSON.stringify(payload)) };
   }
 
-  const activities = (budget: PayloadBudget) =>
-    createActivities({ db: t.db, validator: databaseValidator({ db: t.db, cache }), subjectPrefix: 'budget', log: silentLog, payloadBudget: budget });
+  const activities = (budget: PayloadBudget) => stepActivities(s, 'budget', { payloadBudget: budget });
 
   it('records the size of the stored payload in bytes', async () => {
     const ref = await newRun();

@@ -10,8 +10,8 @@ import { createActivities, ImportRef } from '../../imports/activities';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator, SUPPLIER_CACHE_MS } from '../../account/databaseValidator';
 import { upsertReferenceData } from '../../account/referenceDataStore';
-import { importWorkflowId } from '../../imports/workflowId';
-import { getProcessById, upsertRun } from '../../imports/store';
+import { getProcessById } from '../../imports/store';
+import { storeRun } from '../support/importRuns';
 import { createSupplier, updateSupplier } from '../../suppliers/store';
 import { createMetrics } from '../../lib/metrics';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
@@ -55,21 +55,7 @@ describe('re-validation in the worker', () => {
     const outcome = await validator.validate(account, { mode: 'create' });
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
     tamper?.(account);
-    const now = new Date();
-    const p = await upsertRun(t.db, null, {
-      importSupplier: 'DEMO_ENERGY',
-      externalAccountNumber: ext,
-      payload: account,
-      taskParams: {},
-      isDryRun: false,
-      scheduleWindowStart: now,
-      scheduleWindowEnd: new Date(now.getTime() + 3600_000),
-      workflowId: importWorkflowId('DEMO_ENERGY', ext),
-      warnings: [],
-      validationFingerprint: outcome.fingerprint,
-      now,
-    });
-    return { importProcessId: p.id, run: p.run, ext, fingerprint: outcome.fingerprint };
+    return { ...(await storeRun(t.db, ext, { payload: account, validationFingerprint: outcome.fingerprint })), fingerprint: outcome.fingerprint };
   }
 
   async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
@@ -98,13 +84,9 @@ describe('re-validation in the worker', () => {
     const bad = uniqueAccount(ext) as Record<string, unknown>;
     bad.import_supplier = 'DEMO_ENERGY';
     (bad as { customers: { given_name: unknown }[] }).customers[0]!.given_name = 42;
-    const now = new Date();
-    const p = await upsertRun(t.db, null, {
-      importSupplier: 'DEMO_ENERGY', externalAccountNumber: ext, payload: bad, taskParams: {}, isDryRun: false,
-      scheduleWindowStart: now, scheduleWindowEnd: new Date(now.getTime() + 3600_000), workflowId: importWorkflowId('DEMO_ENERGY', ext), warnings: [], now,
-    });
+    const ref = await storeRun(t.db, ext, { payload: bad });
     const before = await counts();
-    const f = await failureOf(acts.beginImport({ importProcessId: p.id, run: p.run }));
+    const f = await failureOf(acts.beginImport(ref));
     expect(f.type).toBe(IMPORT_FAILURE.validation);
     expect(f.nonRetryable).toBe(true);
     expect((await counts()).validated).toBe(before.validated + 1);
