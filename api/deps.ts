@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
+import type { PayloadBudget } from '../imports/payloadBudget';
 import type { Middleware } from 'koa';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
@@ -29,4 +30,6 @@ export interface AppDeps {
 export interface RouterDeps extends AppDeps {
   /** Authentication, then the organisation's rate limit (built once by createApp). */
   authenticate: Middleware;
+  /** Large request bodies held at once (API_BODY_BUDGET; api/middleware/jsonBody.ts). */
+  bodyBudget: PayloadBudget;
 }

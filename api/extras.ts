@@ -11,6 +11,7 @@ import { registrationsRouter } from './routes/registrations';
 import { platformRouter } from '../platform/routes';
 import { topUpsRouter } from '../platform/topUps/routes';
 import { createTokenService } from '../auth/tokens';
+import { PayloadBudget } from '../imports/payloadBudget';
 
 /**
  * Every router of the API, in mounting order. Authentication is always on: `authenticate` is
@@ -25,7 +26,8 @@ export function apiRouters(deps: AppDeps): Router[] {
   const authn = createAuthenticator({ store: deps.authStore, config, tokens });
   const limit = rateLimit(limiter);
   const authenticate: Middleware = (ctx, next) => authn(ctx, () => limit(ctx, next));
-  const routed: RouterDeps = { ...deps, authenticate };
+  const bodyBudget = new PayloadBudget(config.http.bodyBudgetBytes);
+  const routed: RouterDeps = { ...deps, authenticate, bodyBudget };
   return [
     healthRouter(deps),
     importsRouter(routed),

@@ -27,7 +27,7 @@ async function main() {
   const cpuProf = (dir: string | undefined) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
   const stack = await startBenchStack({
     workerNodeArgs: [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), ...cpuProf(process.env.BENCH_PROFILE)],
-    apiNodeArgs: cpuProf(process.env.BENCH_API_PROFILE),
+    apiNodeArgs: [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), ...cpuProf(process.env.BENCH_API_PROFILE)],
   });
   try {
     const statsDb = createDb(stack.databaseUrl, 1);

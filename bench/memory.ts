@@ -1,15 +1,16 @@
 /**
- * bench/memory (issue "Half the CPU per imported account", worker memory): very large accounts,
- * all at once, against the worker as the run command starts it (worker/nodeOptions.ts: capped
- * heap; imports/payloadBudget.ts: large payloads read only when the budget has room).
+ * bench/memory (issue "Half the CPU per imported account", memory): very large accounts, all at
+ * once, against the API and the worker as the run command starts them (lib/nodeOptions.ts: capped
+ * heaps; the API's body budget and the worker's payload budget: large bodies and payloads read
+ * only when the budget has room).
  *
  *   npm run bench:memory     BENCH_MEMORY_COUNT (default 32) accounts of BENCH_MEMORY_MB (default 8)
  *                            MB of JSON each, created 32 at a time
  *
  * Prints whether every account was imported, whether the worker process survived (an
- * out-of-memory crash ends the run at once), its peak RSS and the API's. WORKER_PAYLOAD_BUDGET
- * and WORKER_NODE_OPTIONS reach the worker, so the same run without the budget or without the
- * cap shows what they prevent.
+ * out-of-memory crash ends the run at once), its peak RSS and the API's. WORKER_PAYLOAD_BUDGET,
+ * WORKER_NODE_OPTIONS, API_BODY_BUDGET and API_NODE_OPTIONS reach the services, so the same run
+ * without a budget or a cap shows what they prevent.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -71,6 +72,8 @@ async function main() {
       peakRss: { workerMiB: workerAlive ? stack.peakRssMiB(stack.worker) : null, apiMiB: stack.peakRssMiB(stack.api) },
       workerNodeOptions: process.env.WORKER_NODE_OPTIONS ?? '(default)',
       payloadBudget: process.env.WORKER_PAYLOAD_BUDGET ?? '(default)',
+      apiNodeOptions: process.env.API_NODE_OPTIONS ?? '(default)',
+      apiBodyBudget: process.env.API_BODY_BUDGET ?? '(default)',
       durationMs: Date.now() - started,
     };
     console.log(JSON.stringify(result, null, 2));

@@ -1,7 +1,7 @@
 /**
  * How many bytes of stored payloads one worker process holds in memory at once.
  *
- * The worker runs with a capped V8 heap by default (worker/nodeOptions.ts), which keeps its
+ * The worker runs with a capped V8 heap by default (lib/nodeOptions.ts), which keeps its
  * resident memory flat; a budget is what makes that cap safe. An account's payload of N bytes of
  * JSON takes several times N once parsed, validated and turned into insert statements, so 32
  * imports of megabyte-sized accounts at once would exhaust the cap. Payloads up to `inlineBytes`

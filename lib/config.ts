@@ -109,6 +109,8 @@ export function loadConfig(env: Env = process.env) {
       host: str(env, 'HOST', '127.0.0.1'),
       port: int(env, 'PORT', 8000, 0, 65535),
       bodyLimitBytes: bytes(env, 'BODY_LIMIT', 10 * 1024 * 1024),
+      /** Bytes of request bodies above 256 KiB one API process holds at once (api/middleware/jsonBody.ts). */
+      bodyBudgetBytes: bytes(env, 'API_BODY_BUDGET', 16 * 1024 * 1024),
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000),
     },
     database: {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { Supervisor, DEFAULT_STOP_GRACE_MS, type ChildSpec } from './supervisor';
-import { serviceProcessEnv, workerNodeOptions } from '../worker/nodeOptions';
+import { apiNodeOptions, serviceProcessEnv, workerNodeOptions } from '../lib/nodeOptions';
 
 /**
  * `node dist/scripts/supervise.js [--workers N] [--api-replicas M]`: runs the API and the worker
@@ -25,8 +25,10 @@ export interface ServiceOptions {
   env: NodeJS.ProcessEnv;
   /** Folder of the per-child log files `<name>.log`; default: inherited output. */
   logDir?: string;
-  /** Node flags for the worker processes; default: WORKER_NODE_OPTIONS of `env`, else worker/nodeOptions.ts's. */
+  /** Node flags for the worker processes; default: WORKER_NODE_OPTIONS of `env`, else lib/nodeOptions.ts's. */
   workerNodeOptions?: string[];
+  /** Node flags for the API processes; default: API_NODE_OPTIONS of `env`, else lib/nodeOptions.ts's. */
+  apiNodeOptions?: string[];
   /** Folder holding api/main.js and worker/main.js (or .ts, run with tsx); default: this file's parent. */
   root?: string;
 }
@@ -46,7 +48,7 @@ export function serviceChildren(o: ServiceOptions): ChildSpec[] {
   const children: ChildSpec[] = [];
   const env = serviceProcessEnv(o.env);
   for (let i = 1; i <= o.apiReplicas; i++) {
-    children.push({ name: `api-${i}`, command: process.execPath, args: entry(root, 'api'), env: { ...env, PORT: String(apiPort + i - 1) }, logFile: logFile(`api-${i}`) });
+    children.push({ name: `api-${i}`, command: process.execPath, args: [...(o.apiNodeOptions ?? apiNodeOptions(o.env)), ...entry(root, 'api')], env: { ...env, PORT: String(apiPort + i - 1) }, logFile: logFile(`api-${i}`) });
   }
   for (let i = 1; i <= o.workers; i++) {
     children.push({

@@ -1,14 +1,21 @@
 import { isUtf8 } from 'node:buffer';
 import type { Middleware } from 'koa';
 import { HttpError } from '../errors';
+import type { PayloadBudget } from '../../imports/payloadBudget';
 
 /**
  * Reads and parses a JSON request body, bounded by `limitBytes`. Answers 415 for another content
  * type, 413 past the limit (checked on Content-Length first, then while streaming), 400
  * parse_error for malformed JSON. The parsed value is `ctx.request.body` (any JSON value: the
  * routes decide what shape they accept).
+ *
+ * With a `budget` (the API's, api/extras.ts), a body above its threshold (or of unknown length) is
+ * read only when the budget has room for its Content-Length (else the limit), and holds it until
+ * the request is answered: a parsed account takes several times its JSON, and the API runs with a
+ * capped heap (lib/nodeOptions.ts), so many very large bodies at once wait instead of
+ * exhausting it.
  */
-export function jsonBody(limitBytes: number, opts: { optional?: boolean } = {}): Middleware {
+export function jsonBody(limitBytes: number, opts: { optional?: boolean; budget?: PayloadBudget } = {}): Middleware {
   return async (ctx, next) => {
     const length = ctx.request.length;
     const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
@@ -22,15 +29,20 @@ export function jsonBody(limitBytes: number, opts: { optional?: boolean } = {}):
     if (length !== undefined && length > limitBytes) {
       throw new HttpError('payload_too_large', `The body exceeds ${limitBytes} bytes.`);
     }
-    const text = await readBody(ctx.req, limitBytes);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      throw new HttpError('parse_error', `Malformed JSON: ${(err as Error).message}`);
-    }
-    ctx.request.body = parsed;
-    return next();
+    const handle = async () => {
+      const text = await readBody(ctx.req, limitBytes);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (err) {
+        throw new HttpError('parse_error', `Malformed JSON: ${(err as Error).message}`);
+      }
+      ctx.request.body = parsed;
+      return next();
+    };
+    const size = length ?? null;
+    if (opts.budget && !opts.budget.isInline(size)) return opts.budget.hold(size ?? limitBytes, handle);
+    return handle();
   };
 }
 

@@ -29,7 +29,7 @@ const checkStatusesBody = bodyChecker<StatusesRequest>(StatusesRequestSchema, ()
 export function importsRouter(deps: RouterDeps): Router {
   const r = new Router({ prefix: '/v2/data-import/accounts' });
   r.use(deps.authenticate);
-  const body = jsonBody(deps.config.http.bodyLimitBytes);
+  const body = jsonBody(deps.config.http.bodyLimitBytes, { budget: deps.bodyBudget });
 
   // The validator sees only the caller's suppliers: another organisation's is "not found".
   const validatorFor = (ctx: Parameters<typeof canAccessSupplier>[0]) =>

@@ -107,13 +107,15 @@ export function peakRssMiB(pid: number): number {
 
 let stacks = 0;
 
-type LaunchDefaults = Pick<typeof import('../../worker/nodeOptions'), 'workerNodeOptions' | 'serviceProcessEnv'>;
+type LaunchDefaults = Pick<typeof import('../../lib/nodeOptions'), 'workerNodeOptions' | 'apiNodeOptions' | 'serviceProcessEnv'>;
 
-/** worker/nodeOptions.js of a checkout's build, or no flags and the environment unchanged. */
+/** lib/nodeOptions.js of a checkout's build (worker/nodeOptions.js before it served the API too), or no flags and the environment unchanged. */
 function rootLaunchDefaults(root: string): LaunchDefaults {
-  const file = path.join(root, 'dist', 'worker', 'nodeOptions.js');
-  if (fs.existsSync(file)) return require(file) as LaunchDefaults;
-  return { workerNodeOptions: () => [], serviceProcessEnv: (env) => env };
+  const none = { workerNodeOptions: () => [], apiNodeOptions: () => [], serviceProcessEnv: (env: NodeJS.ProcessEnv) => env };
+  for (const file of [path.join(root, 'dist', 'lib', 'nodeOptions.js'), path.join(root, 'dist', 'worker', 'nodeOptions.js')]) {
+    if (fs.existsSync(file)) return { ...none, ...(require(file) as Partial<LaunchDefaults>) };
+  }
+  return none;
 }
 
 /**
@@ -197,14 +199,15 @@ export async function startBenchStack(opts: { root?: string; env?: Record<string
       ...opts.env,
     };
     void metricsPort;
-    // The processes start as that checkout's run command starts them (its worker/nodeOptions.ts:
+    // The processes start as that checkout's run command starts them (its lib/nodeOptions.ts:
     // node flags and environment); a checkout from before that file ran them with none.
     const launch = rootLaunchDefaults(root);
     const serviceEnv = launch.serviceProcessEnv(env);
     const workerArgs = [...launch.workerNodeOptions(env), ...(opts.workerNodeArgs ?? [])];
     const worker = spawn(process.execPath, [...workerArgs, path.join(root, 'dist/worker/main.js')], { cwd: root, env: serviceEnv, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(worker);
-    const api = spawn(process.execPath, [...(opts.apiNodeArgs ?? []), path.join(root, 'dist/api/main.js')], { cwd: root, env: serviceEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+    const apiArgs = [...launch.apiNodeOptions(env), ...(opts.apiNodeArgs ?? [])];
+    const api = spawn(process.execPath, [...apiArgs, path.join(root, 'dist/api/main.js')], { cwd: root, env: serviceEnv, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(api);
     const apiUrl = `http://127.0.0.1:${port}`;
     await waitFor(async () => (await fetch(`${apiUrl}/readyz`)).ok, 'api');

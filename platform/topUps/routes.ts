@@ -24,10 +24,10 @@ class DryRunRollback<T> extends Error {
  * historical statements. Each request is one PostgreSQL transaction with its outbox events, under
  * the account's row lock; each item answers its own status; a retry answers ALREADY_EXISTS.
  */
-export function topUpsRouter(deps: Pick<RouterDeps, 'db' | 'authenticate' | 'config' | 'documentStore'>): Router {
+export function topUpsRouter(deps: Pick<RouterDeps, 'db' | 'authenticate' | 'config' | 'documentStore' | 'bodyBudget'>): Router {
   const r = new Router({ prefix: '/v1/data-import' });
   r.use(deps.authenticate);
-  const body = jsonBody(deps.config.http.bodyLimitBytes);
+  const body = jsonBody(deps.config.http.bodyLimitBytes, { budget: deps.bodyBudget });
 
   /** Body checks, supplier, then the account locked in a transaction that `work` runs in. */
   async function topUp<B extends { import_supplier: string; external_account_number: string }, T>(

@@ -1,4 +1,4 @@
-import { DEFAULT_WORKER_NODE_OPTIONS, serviceProcessEnv, workerNodeOptions } from '../../../worker/nodeOptions';
+import { apiNodeOptions, DEFAULT_API_NODE_OPTIONS, DEFAULT_WORKER_NODE_OPTIONS, serviceProcessEnv, workerNodeOptions } from '../../../lib/nodeOptions';
 import { serviceChildren } from '../../../scripts/supervise';
 
 describe('how the run command starts the service processes', () => {
@@ -6,6 +6,12 @@ describe('how the run command starts the service processes', () => {
     expect(workerNodeOptions({})).toEqual(['--max-old-space-size=192', '--max-semi-space-size=8']);
     expect(workerNodeOptions({ WORKER_NODE_OPTIONS: '--max-old-space-size=512  --trace-gc' })).toEqual(['--max-old-space-size=512', '--trace-gc']);
     expect(workerNodeOptions({ WORKER_NODE_OPTIONS: '' })).toEqual([]);
+  });
+
+  it('caps the API heap by default; API_NODE_OPTIONS replaces the flags', () => {
+    expect(apiNodeOptions({})).toEqual(['--max-old-space-size=160', '--max-semi-space-size=8']);
+    expect(apiNodeOptions({ API_NODE_OPTIONS: '' })).toEqual([]);
+    expect(apiNodeOptions({ API_NODE_OPTIONS: '--max-old-space-size=512' })).toEqual(['--max-old-space-size=512']);
   });
 
   it('limits malloc arenas unless MALLOC_ARENA_MAX is set', () => {
@@ -18,7 +24,7 @@ describe('how the run command starts the service processes', () => {
     const worker = children.find((c) => c.name === 'worker-1')!;
     const api = children.find((c) => c.name === 'api-1')!;
     expect(worker.args.slice(0, 2)).toEqual([...DEFAULT_WORKER_NODE_OPTIONS]);
-    expect(api.args).not.toContain('--max-old-space-size=192');
+    expect(api.args.slice(0, 2)).toEqual([...DEFAULT_API_NODE_OPTIONS]);
     expect(worker.env!.MALLOC_ARENA_MAX).toBe('2');
     expect(api.env!.MALLOC_ARENA_MAX).toBe('2');
     const custom = serviceChildren({ workers: 1, apiReplicas: 0, env: { WORKER_NODE_OPTIONS: '' }, root: '/srv/di' });

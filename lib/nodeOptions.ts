@@ -1,6 +1,6 @@
 /**
- * How a worker process is started by default (scripts/supervise.ts, which `npm run up` runs, and
- * the benchmarks' stack): node flags and environment, in one place.
+ * How the service processes are started by default (scripts/supervise.ts, which `npm run up`
+ * runs, and the benchmarks' stack): node flags and environment, in one place.
  *
  * The V8 heap is capped: uncapped, V8 lets garbage pile up to ~130 MiB of old space on a live set
  * of ~50 MiB, and the worker's peak RSS reached 365–430 MiB in a 600-account run; capped it stays
@@ -11,10 +11,23 @@
  */
 export const DEFAULT_WORKER_NODE_OPTIONS: readonly string[] = ['--max-old-space-size=192', '--max-semi-space-size=8'];
 
+const flags = (v: string | undefined, defaults: readonly string[]) => (v === undefined ? [...defaults] : v.split(/\s+/).filter(Boolean));
+
+/**
+ * The API's heap capped the same way: uncapped, its peak RSS grew to 244–249 MiB over a
+ * 1,500-account run on ~40 MiB live; capped 133 MiB at the same CPU (bench/NOTES.md "Memory").
+ * Its body budget (API_BODY_BUDGET, api/middleware/jsonBody.ts) keeps very large bodies within it.
+ */
+export const DEFAULT_API_NODE_OPTIONS: readonly string[] = ['--max-old-space-size=160', '--max-semi-space-size=8'];
+
+/** API_NODE_OPTIONS when set (empty: no flags at all), else the defaults. */
+export function apiNodeOptions(env: NodeJS.ProcessEnv): string[] {
+  return flags(env.API_NODE_OPTIONS, DEFAULT_API_NODE_OPTIONS);
+}
+
 /** WORKER_NODE_OPTIONS when set (empty: no flags at all), else the defaults. */
 export function workerNodeOptions(env: NodeJS.ProcessEnv): string[] {
-  const v = env.WORKER_NODE_OPTIONS;
-  return v === undefined ? [...DEFAULT_WORKER_NODE_OPTIONS] : v.split(/\s+/).filter(Boolean);
+  return flags(env.WORKER_NODE_OPTIONS, DEFAULT_WORKER_NODE_OPTIONS);
 }
 
 /**

@@ -1,0 +1,64 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { jsonBody } from '../../../api/middleware/jsonBody';
+import { PayloadBudget } from '../../../imports/payloadBudget';
+
+/** A server whose handler waits for `release` after recording the body's size. */
+async function server(budget: PayloadBudget) {
+  const seen: number[] = [];
+  const gates: Array<() => void> = [];
+  const app = new Koa();
+  app.use(jsonBody(1000, { budget }));
+  app.use(async (ctx) => {
+    seen.push(JSON.stringify(ctx.request.body).length);
+    await new Promise<void>((r) => gates.push(r));
+    ctx.body = { ok: true };
+  });
+  const s = http.createServer(app.callback());
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/`;
+  const post = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.status);
+  return { seen, gates, post, close: () => new Promise((r) => { s.closeAllConnections(); s.close(r); }) };
+}
+
+const body = (n: number) => JSON.stringify({ pad: 'x'.repeat(n - 10) }); // n bytes of JSON
+const settle = () => new Promise((r) => setTimeout(r, 150));
+
+describe('jsonBody with a budget', () => {
+  it('reads a large body only when the budget has room, and holds it until the request is answered', async () => {
+    const budget = new PayloadBudget(100, 20);
+    const s = await server(budget);
+    try {
+      const first = s.post(body(80));
+      const second = s.post(body(60));
+      await settle();
+      expect(s.seen).toEqual([80]); // the second waits: 80 + 60 > 100
+      expect(budget.waiting).toBe(1);
+      s.gates.shift()!();
+      expect(await first).toBe(200);
+      await settle();
+      expect(s.seen).toEqual([80, 60]);
+      s.gates.shift()!();
+      expect(await second).toBe(200);
+      expect(budget.heldBytes).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('small bodies never wait', async () => {
+    const budget = new PayloadBudget(100, 20);
+    const s = await server(budget);
+    try {
+      const big = s.post(body(100));
+      const small = s.post(body(15));
+      await settle();
+      expect(s.seen.sort()).toEqual([100, 15].sort());
+      s.gates.splice(0).forEach((g) => g());
+      expect(await Promise.all([big, small])).toEqual([200, 200]);
+    } finally {
+      await s.close();
+    }
+  });
+});
