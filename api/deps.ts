@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import type { PayloadBudget } from '../imports/payloadBudget';
+import type { PayloadBudget } from '../lib/payloadBudget';
 import type { Middleware } from 'koa';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';

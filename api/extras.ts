@@ -11,7 +11,7 @@ import { registrationsRouter } from './routes/registrations';
 import { platformRouter } from '../platform/routes';
 import { topUpsRouter } from '../platform/topUps/routes';
 import { createTokenService } from '../auth/tokens';
-import { PayloadBudget } from '../imports/payloadBudget';
+import { PayloadBudget } from '../lib/payloadBudget';
 
 /**
  * Every router of the API, in mounting order. Authentication is always on: `authenticate` is

@@ -55,7 +55,7 @@ export function createEmailActivities(deps: EmailActivityDeps) {
   async function queue(trx: Knex, p: Locked): Promise<Counts | null> {
     if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return null;
     // Most suppliers send no e-mails: the configuration every validation reads (cached for 2 s,
-    // README "Configuration") says so without a query; a supplier that sends them is read afresh.
+    // README "Operator CLI") says so without a query; a supplier that sends them is read afresh.
     const sends = (await cachedSupplier(db, p.importSupplier, { via: trx }))?.sendCustomerEmails ?? true;
     const supplier = sends ? await getSupplier(trx, p.importSupplier) : null;
     if (supplier?.sendCustomerEmails) {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isoWithOffset } from '../lib/ids';
+import type { ReferencePair } from '../account/referenceDataStore';
 
 export const IMPORT_STATUSES = [
   'PENDING',
@@ -159,12 +160,6 @@ export async function getProcessById(db: Knex, id: string, opts: { forUpdate?: b
   return row ? toModel(row) : null;
 }
 
-/** A pair of the reference-data namespace and value an account holds (account_references). */
-export interface HeldReference {
-  namespace: string;
-  value: string;
-}
-
 /** What the account write reads with the run's lock, in one statement. */
 export interface LockedForWrite {
   process: ImportProcess;
@@ -173,14 +168,14 @@ export interface LockedForWrite {
   /** Whether an account of this import (supplier and external number) exists already. */
   accountExists: boolean;
   /** The payload's references that another account holds (distinct pairs, any order). */
-  takenReferences: HeldReference[];
+  takenReferences: ReferencePair[];
 }
 
 /**
  * The row locked, with what the account write needs to know in the same statement (one round trip
  * instead of three): the stored payload when it is at most `inlineUpTo` bytes (a larger payload,
  * or one of unknown size, is `undefined`: the caller reads it with getPayload once it has room for
- * it, imports/payloadBudget.ts), whether the import's account exists already, and which of the
+ * it, lib/payloadBudget.ts), whether the import's account exists already, and which of the
  * payload's references another account holds (account/referenceDataStore.ts findReferenceOwners,
  * asked of the stored payload).
  */
@@ -209,7 +204,7 @@ export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = In
     )
     .where({ id })
     .forUpdate()
-    .first()) as (Row & { payload: unknown; account_exists: boolean; taken_references: HeldReference[] }) | undefined;
+    .first()) as (Row & { payload: unknown; account_exists: boolean; taken_references: ReferencePair[] }) | undefined;
   if (!row) return null;
   return { process: toModel(row), payload: row.payload ?? undefined, accountExists: row.account_exists, takenReferences: row.taken_references };
 }
@@ -291,7 +286,8 @@ export interface Transition {
 }
 
 /** Moves the process of the given run to a new status, with its latest_event (and error). */
-export async function transition(db: Knex, id: string, run: number, t: Transition): Promise<boolean> {
+/** The columns a status change writes: the status, its latest_event and the given extras. */
+function transitionUpdate(t: Transition): Record<string, unknown> {
   const update: Record<string, unknown> = {
     status: t.status,
     latest_event: JSON.stringify(latestEventFor(t.status, t.at, t.error ?? null)),
@@ -300,20 +296,24 @@ export async function transition(db: Knex, id: string, run: number, t: Transitio
   if (t.step !== undefined) update.current_step = t.step;
   if (t.krakenIdentifier !== undefined) update.kraken_identifier = t.krakenIdentifier;
   if (t.error !== undefined) update.latest_error = t.error ? JSON.stringify(t.error) : null;
-  const n = await db('import_processes').where({ id, run }).update(update);
+  return update;
+}
+
+export async function transition(db: Knex, id: string, run: number, t: Transition): Promise<boolean> {
+  const n = await db('import_processes').where({ id, run }).update(transitionUpdate(t));
   return n > 0;
 }
 
 /**
  * PENDING → IN_PROGRESS in one statement when the run is this one, still PENDING and inside its
  * window at `at`: the row as written, or null when any of that does not hold (the caller then
- * decides under the row's lock). The same columns change as with transition().
+ * decides under the row's lock). The columns are transition()'s.
  */
 export async function startPendingRun(db: Knex, id: string, run: number, at: Date, step: string): Promise<ImportProcess | null> {
   const [row] = (await db('import_processes')
     .where({ id, run, status: 'PENDING' })
     .where('schedule_window_end', '>=', at)
-    .update({ status: 'IN_PROGRESS', latest_event: JSON.stringify(latestEventFor('IN_PROGRESS', at)), modified_at: at, current_step: step })
+    .update(transitionUpdate({ status: 'IN_PROGRESS', at, step }))
     .returning(selection(db))) as Row[];
   return row ? toModel(row) : null;
 }

@@ -152,7 +152,7 @@ export function loadConfig(env: Env = process.env) {
     worker: {
       maxConcurrentActivities: int(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 32, 1, 10_000),
       maxConcurrentWorkflowTasks: int(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 32, 1, 10_000),
-      /** Bytes of payloads above 256 KiB one worker holds at once (imports/payloadBudget.ts); one account at the default BODY_LIMIT fits. */
+      /** Bytes of payloads above 256 KiB one worker holds at once (lib/payloadBudget.ts); one account at the default BODY_LIMIT fits. */
       payloadBudgetBytes: bytes(env, 'WORKER_PAYLOAD_BUDGET', 16 * 1024 * 1024),
       metricsPort: int(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),
     },

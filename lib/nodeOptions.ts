@@ -4,9 +4,9 @@
  *
  * The V8 heap is capped: uncapped, V8 lets garbage pile up to ~130 MiB of old space on a live set
  * of ~50 MiB, and the worker's peak RSS reached 365–430 MiB in a 600-account run; capped it stays
- * near 250 MiB at the same CPU per account (bench/NOTES.md "Worker memory"). The young generation
+ * near 250 MiB at the same CPU per account (bench/NOTES.md "Memory"). The young generation
  * is set explicitly, because V8 otherwise sizes it from the cap (1 MiB semi-spaces for 192 MiB),
- * which costs ~20 % more worker CPU in scavenges. The payload budget (imports/payloadBudget.ts)
+ * which costs ~20 % more worker CPU in scavenges. The payload budget (lib/payloadBudget.ts)
  * is what keeps very large accounts within the cap.
  */
 export const DEFAULT_WORKER_NODE_OPTIONS: readonly string[] = ['--max-old-space-size=192', '--max-semi-space-size=8'];

@@ -13,7 +13,7 @@ import { ReferenceDataCache } from '../account/referenceDataCache';
 import { databaseValidator } from '../account/databaseValidator';
 import { createWorker, createWorkerActivities } from './createWorker';
 import { UnstartedRunSweeper } from '../imports/sweeper';
-import { PayloadBudget } from '../imports/payloadBudget';
+import { PayloadBudget } from '../lib/payloadBudget';
 import { createMailer } from '../emails/mailer';
 import { ensureMaintenanceSchedule } from './maintenanceSchedule';
 import { freePort, listenWithFallback } from './metricsPorts';

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Middleware } from 'koa';
 import { HttpError } from '../errors';
-import type { PayloadBudget } from '../../imports/payloadBudget';
+import type { PayloadBudget } from '../../lib/payloadBudget';
 
 /**
  * Reads and parses a JSON request body, bounded by `limitBytes`. Answers 415 for another content
@@ -40,9 +40,8 @@ export function jsonBody(limitBytes: number, opts: { optional?: boolean; budget?
       ctx.request.body = parsed;
       return next();
     };
-    const size = length ?? null;
-    if (opts.budget && !opts.budget.isInline(size)) return opts.budget.hold(size ?? limitBytes, handle);
-    return handle();
+    // A chunked body's size is unknown until read: it counts as the limit.
+    return opts.budget ? opts.budget.admit(length ?? limitBytes, handle) : handle();
   };
 }
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * The size in bytes of a run's stored payload as the API serialised it. The worker reads a payload
- * above a threshold only once the process's payload budget has room for it (imports/payloadBudget.ts),
+ * above a threshold only once the process's payload budget has room for it (lib/payloadBudget.ts),
  * so a capped heap survives many very large accounts at once. NULL (runs stored before this
  * migration): the size is unknown, and the worker treats the payload as the largest allowed.
  */

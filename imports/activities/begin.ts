@@ -17,9 +17,7 @@ export async function beginImport(deps: StepDeps, ref: ImportRef): Promise<Start
   if (begun.outcome !== 'ok') return begun;
   if (await needsRevalidation(deps, begun.process)) {
     const validate = async () => validatePayload(deps, await getPayload(deps.db, ref.importProcessId));
-    const budget = deps.payloadBudget;
-    const bytes = begun.process.payloadBytes;
-    await (budget && !budget.isInline(bytes) ? budget.hold(bytes, validate) : validate());
+    await (deps.payloadBudget ? deps.payloadBudget.admit(begun.process.payloadBytes, validate) : validate());
   } else {
     deps.metrics?.importValidations.inc({ outcome: 'skipped' });
   }

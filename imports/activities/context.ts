@@ -7,7 +7,7 @@ import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { enqueueEvents, EventSchemaError, type NewEvent } from '../../events/outbox';
 import { getProcessById, type ImportProcess, type ImportStatus, transition, type Transition } from '../store';
 import type { EventScope } from '../events';
-import type { PayloadBudget } from '../payloadBudget';
+import type { PayloadBudget } from '../../lib/payloadBudget';
 
 /** What the import's activities need; the worker wires it (STYLE.md #3). */
 export interface ActivityDeps {

@@ -5,7 +5,8 @@ import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { isDataError, violatedConstraint } from '../../db/pgErrors';
 import { type CreatedAccount, insertAccount, newAccountNumber } from '../../db/stores/accountStore';
 import { takenReferences } from '../../account/validator';
-import { type HeldReference, lockProcessForWrite, type ImportProcess } from '../store';
+import type { ReferencePair } from '../../account/referenceDataStore';
+import { lockProcessForWrite, type ImportProcess } from '../store';
 import { type ImportRef, staleRun, type StepDeps } from './context';
 import { validationFailure } from './validate';
 
@@ -73,7 +74,7 @@ export async function writeRunAccount<T>(
   }
 }
 
-async function checkReferencesFree(p: ImportProcess, payload: Account, held: HeldReference[]): Promise<void> {
+async function checkReferencesFree(p: ImportProcess, payload: Account, held: ReferencePair[]): Promise<void> {
   const refs = Array.isArray(payload.references) ? payload.references : [];
   const taken = await takenReferences(
     async () => held,

@@ -1,13 +1,13 @@
 /**
  * Large payloads are read only when the worker's payload budget has room for them
- * (imports/payloadBudget.ts): the run's size recorded with the payload, the lock that reads small
+ * (lib/payloadBudget.ts): the run's size recorded with the payload, the lock that reads small
  * payloads in the same statement, and the begin and create steps waiting for room.
  */
 import { createActivities, ImportRef } from '../../imports/activities';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../account/databaseValidator';
 import { getProcessById, lockProcessForWrite } from '../../imports/store';
-import { PayloadBudget } from '../../imports/payloadBudget';
+import { PayloadBudget } from '../../lib/payloadBudget';
 import { createDb } from '../../db/knex';
 import type { TestDatabase } from '../support/db';
 import { StepsDatabase, stepActivities, stepsDatabase, storeRun } from '../support/importRuns';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { jsonBody } from '../../../api/middleware/jsonBody';
-import { PayloadBudget } from '../../../imports/payloadBudget';
+import { PayloadBudget } from '../../../lib/payloadBudget';
 
 /** A server whose handler waits for `release` after recording the body's size. */
 async function server(budget: PayloadBudget) {

@@ -1,14 +1,16 @@
 /**
- * How many bytes of stored payloads one worker process holds in memory at once.
+ * How many bytes of account payloads one process holds in memory at once: the worker's stored
+ * payloads (WORKER_PAYLOAD_BUDGET, imports/activities) and the API's request bodies
+ * (API_BODY_BUDGET, api/middleware/jsonBody.ts).
  *
- * The worker runs with a capped V8 heap by default (lib/nodeOptions.ts), which keeps its
- * resident memory flat; a budget is what makes that cap safe. An account's payload of N bytes of
- * JSON takes several times N once parsed, validated and turned into insert statements, so 32
- * imports of megabyte-sized accounts at once would exhaust the cap. Payloads up to `inlineBytes`
- * (every typical or large account: 24 KB and 164 KB) are read with the run's row as before and
- * never wait; those bounded by the concurrency. A larger payload is read only once the budget has
- * room for its size, first come first served; one larger than the whole budget waits until it can
- * hold the whole budget alone. A run stored before its size was recorded counts as the whole
+ * Both run with a capped V8 heap by default (lib/nodeOptions.ts), which keeps their resident
+ * memory flat; a budget is what makes that cap safe. An account's payload of N bytes of JSON takes
+ * several times N once parsed, validated and turned into insert statements, so 32 imports of
+ * megabyte-sized accounts at once would exhaust the cap. Payloads up to `inlineBytes` (every
+ * typical or large account: 24 KB and 164 KB) never wait; those are bounded by the concurrency. A
+ * larger payload is read only once the budget has room for its size, first come first served; one
+ * larger than the whole budget waits until it can hold the whole budget alone. A payload of
+ * unknown size (a run stored before its size was recorded, a chunked body) counts as the whole
  * budget.
  */
 export class PayloadBudget {
@@ -16,7 +18,7 @@ export class PayloadBudget {
   private readonly queue: Array<{ bytes: number; grant: () => void }> = [];
 
   constructor(
-    /** Bytes of above-threshold payloads held at once (WORKER_PAYLOAD_BUDGET). */
+    /** Bytes of above-threshold payloads held at once. */
     readonly limitBytes: number,
     /** Payloads up to this size are read without waiting. */
     readonly inlineBytes: number = DEFAULT_INLINE_BYTES,
@@ -37,6 +39,11 @@ export class PayloadBudget {
   /** Whether a payload of this size (null: unknown) is read without the budget. */
   isInline(bytes: number | null): boolean {
     return bytes !== null && bytes <= this.inlineBytes;
+  }
+
+  /** Runs `fn` at once for a payload up to the threshold, else while `bytes` of the budget are held. */
+  admit<T>(bytes: number | null, fn: () => Promise<T>): Promise<T> {
+    return this.isInline(bytes) ? fn() : this.hold(bytes, fn);
   }
 
   /** Runs `fn` while `bytes` (null: unknown, the whole budget) of the budget are held. */

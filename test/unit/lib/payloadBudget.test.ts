@@ -1,4 +1,4 @@
-import { PayloadBudget } from '../../../imports/payloadBudget';
+import { PayloadBudget } from '../../../lib/payloadBudget';
 
 /** A deferred step: `hold` runs until `finish` is called. */
 function held(budget: PayloadBudget, bytes: number | null, log: string[], name: string) {
@@ -80,6 +80,24 @@ describe('PayloadBudget', () => {
     await expect(budget.hold(100, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(budget.heldBytes).toBe(0);
     await expect(budget.hold(100, async () => 'ok')).resolves.toBe('ok');
+  });
+
+  it('admits a payload up to the threshold at once, a larger one through the budget', async () => {
+    const budget = new PayloadBudget(100, 10);
+    const log: string[] = [];
+    const big = held(budget, 100, log, 'big');
+    await tick();
+    const order: string[] = [];
+    const small = budget.admit(10, async () => void order.push('small'));
+    const large = budget.admit(11, async () => void order.push('large'));
+    await small;
+    await tick();
+    expect(order).toEqual(['small']);
+    expect(budget.waiting).toBe(1);
+    big.finish();
+    await Promise.all([big.promise, large]);
+    expect(order).toEqual(['small', 'large']);
+    expect(budget.heldBytes).toBe(0);
   });
 
   it('reads sizes up to the threshold inline; unknown sizes never', () => {
