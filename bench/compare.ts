@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDb, ensureDatabase } from '../db/knex';
 import { generateBook, writeBook, type Profile } from '../cli/generate';
-import { peakRssMiB, startBenchStack, writeResult, type BenchStack } from './lib/stack';
+import { peakRssMiB, startBenchStack, temporalRequests, writeResult, type BenchStack } from './lib/stack';
 import { rawBaselinePerSecond } from './lib/baseline';
 import { readStatements, resetStatements } from './lib/pgStatements';
 import { compareRows, type Commit, type SideResult } from './lib/compareTable';
@@ -91,26 +91,6 @@ function childrenCpuSeconds(): number {
   return (Number(f[13]) + Number(f[14])) / 100;
 }
 
-/** Temporal server requests so far: `<service>.<operation>` → count, and the persistence requests. */
-async function temporalRequests(stack: BenchStack): Promise<{ byOperation: Record<string, number>; persistence: number }> {
-  const text = await (await fetch(stack.temporalMetricsUrl)).text();
-  const byOperation: Record<string, number> = {};
-  let persistence = 0;
-  for (const line of text.split('\n')) {
-    const m = /^(service_requests|persistence_requests)\{([^}]*)\} ([0-9.e+]+)$/.exec(line);
-    if (!m) continue;
-    if (m[1] === 'persistence_requests') {
-      persistence += Number(m[3]);
-      continue;
-    }
-    const op = /operation="([^"]*)"/.exec(m[2]!)?.[1] ?? '?';
-    const service = /service_name="([^"]*)"/.exec(m[2]!)?.[1] ?? '?';
-    const key = `${service}.${op}`;
-    byOperation[key] = (byOperation[key] ?? 0) + Number(m[3]);
-  }
-  return { byOperation, persistence };
-}
-
 /** `data-import migrate` of that checkout, as a separate process; its report's summary. */
 async function migrateClient(stack: BenchStack, input: string, prefix: string): Promise<{ summary: Record<string, any>; cpuSeconds: number }> {
   const a = [path.join(stack.root, 'dist/cli/main.js'), 'migrate', '--input', input, '--api-url', stack.apiUrl, '--concurrency', String(CONCURRENCY), '--progress', 'none', '--report', prefix, '--state', `${prefix}.state.json`];
@@ -154,11 +134,11 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
   try {
     const statsDb = createDb(stack.databaseUrl, 1);
     const statements0 = await resetStatements(statsDb);
-    const t0 = await temporalRequests(stack);
+    const t0 = await temporalRequests(stack.temporalMetricsUrl);
     const cpu0 = stack.cpu();
     const { summary, cpuSeconds: clientCpu } = await migrateClient(stack, input, path.join(work, label));
     const cpu1 = stack.cpu();
-    const t1 = await temporalRequests(stack);
+    const t1 = await temporalRequests(stack.temporalMetricsUrl);
     const rss = { worker: peakRssMiB(stack.worker.pid!), api: peakRssMiB(stack.api.pid!) };
     const statements = statements0.available ? await readStatements(statsDb, count, 10) : statements0;
     await statsDb.destroy();

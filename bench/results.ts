@@ -102,6 +102,8 @@ function main() {
     out.push('\nWhat each figure means: bench/NOTES.md "bench:compare".\n');
   } else out.push('_not run yet_\n');
 
+  out.push(...floorSection(read('floor'), c, table));
+
   const l = read('listing');
   out.push('\n## Per-supplier listing — `npm run bench:listing`\n');
   if (l) {
@@ -125,6 +127,26 @@ function main() {
   if (fs.existsSync(notes)) out.push('\n' + fs.readFileSync(notes, 'utf8'));
   fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), out.join('\n'));
   console.log('written bench/RESULTS.md');
+}
+
+
+/**
+ * The floor of bench/floor.ts, and what share of the before figure of the compare run it already
+ * is (both written by the same `npm run bench`).
+ */
+function floorSection(f: Record<string, any> | null, c: Record<string, any> | null, table: (rows: Record<string, unknown>[]) => string): string[] {
+  const out = ['\n## The floor of the design — `npm run bench:floor`\n'];
+  if (!f) return [...out, '_not run yet_\n'];
+  out.push(`Measured ${f.date}: ${f.orchestration.imports} imports whose steps do nothing (the service's workflow bundle, worker options and start, on a Temporal dev server of their own; ${f.concurrency} in flight), then ${f.accountWrite.accounts} typical accounts through insertAccount alone. What any import costs before the service validates, records or publishes anything:\n\n`);
+  out.push(table(f.parts.map((p: { part: string; ms: number }) => ({ part: p.part, 'CPU ms per account': p.ms }))));
+  out.push(`\nFloor: **${f.totalMsPerAccount} ms** of CPU per account, at most ${f.ceilingAccountsPerSecond} accounts/s on ${f.cores} cores. Orchestration alone: ${f.orchestration.importsPerSecond} imports/s, ${f.orchestration.temporalFrontendRequestsPerImport} Temporal frontend and ${f.orchestration.temporalPersistenceRequestsPerImport} persistence requests per import.\n`);
+  const typical = c?.profiles?.typical;
+  if (typical) {
+    const before = typical.before.cpuMsPerAccount.total as number;
+    const after = typical.after.cpuMsPerAccount.total as number;
+    out.push(`\nAgainst the typical profile of the compare run above: before ${before} ms, after ${after} ms. The floor alone is **${Math.round((100 * f.totalMsPerAccount) / before)} %** of the before figure (the target is 55 %); the after figure is the floor plus ${+(after - f.totalMsPerAccount).toFixed(1)} ms of the service's own work. bench/NOTES.md "The floor" says what that work is.\n`);
+  }
+  return out;
 }
 
 main();

@@ -5,7 +5,7 @@ import type { AccountValidator, Issue } from '../account/validator';
 import { importWorkflowId } from './workflowId';
 import { startImportWorkflow } from './startWorkflow';
 import { isUniqueViolation } from '../db/pgErrors';
-import { ACTIVE, findProcess, ImportProcess, setWorkflowRunId, upsertRun } from './store';
+import { ACTIVE, findProcess, ImportProcess, insertFirstRun, type NewRun, setWorkflowRunId, upsertRun } from './store';
 import { AlreadyImportedError, AccountValidationError, HttpError, ImportProcessError } from '../api/errors';
 
 export interface ImportServiceDeps {
@@ -23,9 +23,10 @@ export async function validateAccount(validator: AccountValidator, body: unknown
 }
 
 /**
- * create (DESIGN.md "Flow of one import"): validate with the same validator, then under the
- * import row's lock decide: already PROCESSED → 400; a run under way → 409; otherwise store the
- * payload (claim check) as a new PENDING run and start its workflow. A crash after the commit
+ * create (DESIGN.md "Flow of one import"): validate with the same validator; an account with no
+ * import process yet is stored as run 1 in one INSERT; otherwise decide under the import row's
+ * lock: already PROCESSED → 400; a run under way → 409; else store the payload (claim check) as
+ * a new PENDING run. Then start its workflow. A crash after the commit
  * and before the start is repaired by the worker's sweeper, which starts PENDING runs that have no
  * workflow.
  */
@@ -48,6 +49,25 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
   const external = account.external_account_number;
   const now = new Date();
 
+  const run: NewRun = {
+    importSupplier: supplier,
+    externalAccountNumber: external,
+    payload: account,
+    taskParams: {
+      is_dry_run: taskParams.isDryRun,
+      schedule_window_start: taskParams.scheduleWindowStart.toISOString(),
+      schedule_window_end: taskParams.scheduleWindowEnd.toISOString(),
+    },
+    isDryRun: taskParams.isDryRun,
+    scheduleWindowStart: taskParams.scheduleWindowStart,
+    scheduleWindowEnd: taskParams.scheduleWindowEnd,
+    workflowId: importWorkflowId(supplier, external),
+    warnings,
+    validationFingerprint: outcome.fingerprint,
+    now,
+  };
+  // An account sent for the first time (nearly every create of a migration): one INSERT, no
+  // transaction. Any other case is decided under the row's lock.
   const txn = async (): Promise<ImportProcess> =>
     deps.db.transaction(async (trx) => {
       const existing = await findProcess(trx, supplier, external, { forUpdate: true });
@@ -58,31 +78,15 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
           `An import of this account is already ${existing.status}; wait for it to finish (GET the import status) before sending it again.`,
         );
       }
-      return upsertRun(trx, existing, {
-        importSupplier: supplier,
-        externalAccountNumber: external,
-        payload: account,
-        taskParams: {
-          is_dry_run: taskParams.isDryRun,
-          schedule_window_start: taskParams.scheduleWindowStart.toISOString(),
-          schedule_window_end: taskParams.scheduleWindowEnd.toISOString(),
-        },
-        isDryRun: taskParams.isDryRun,
-        scheduleWindowStart: taskParams.scheduleWindowStart,
-        scheduleWindowEnd: taskParams.scheduleWindowEnd,
-        workflowId: importWorkflowId(supplier, external),
-        warnings,
-        validationFingerprint: outcome.fingerprint,
-        now,
-      });
+      return upsertRun(trx, existing, run);
     });
 
   let process: ImportProcess;
   try {
-    process = await txn();
+    process = (await insertFirstRun(deps.db, run)) ?? (await txn());
   } catch (err) {
-    // Two first creates of the same account raced on the insert: the loser re-reads under the
-    // lock and answers like any later create.
+    // The row went (retention) after the INSERT found it, and another create inserted it again
+    // before the lock: read it again under the lock and answer like any later create.
     if (!isUniqueViolation(err)) throw err;
     process = await txn();
   }

@@ -229,13 +229,10 @@ export interface NewRun {
   now: Date;
 }
 
-/**
- * Inserts the import process, or starts a new run on an existing one (run + 1). The caller holds
- * the row lock (findProcess forUpdate) and has decided a new run is allowed.
- */
-export async function upsertRun(db: Knex, existing: ImportProcess | null, r: NewRun): Promise<ImportProcess> {
+/** The columns of a new PENDING run (the first, or one after an earlier run ended). */
+function runFields(r: NewRun): Record<string, unknown> {
   const payload = JSON.stringify(r.payload);
-  const fields = {
+  return {
     status: 'PENDING' as ImportStatus,
     kraken_identifier: null,
     payload,
@@ -253,24 +250,46 @@ export async function upsertRun(db: Knex, existing: ImportProcess | null, r: New
     validation_fingerprint: r.validationFingerprint ?? null,
     modified_at: r.now,
   };
+}
+
+const firstRunRow = (r: NewRun) => ({
+  ...runFields(r),
+  import_supplier: r.importSupplier,
+  external_account_number: r.externalAccountNumber,
+  run: 1,
+  created_at: r.now,
+});
+
+/**
+ * Inserts the import process, or starts a new run on an existing one (run + 1). The caller holds
+ * the row lock (findProcess forUpdate) and has decided a new run is allowed.
+ */
+export async function upsertRun(db: Knex, existing: ImportProcess | null, r: NewRun): Promise<ImportProcess> {
   // The written row comes back from the same statement (no second read).
   if (existing) {
     const [updated] = (await db('import_processes')
       .where({ id: existing.id })
-      .update({ ...fields, run: existing.run + 1 })
+      .update({ ...runFields(r), run: existing.run + 1 })
       .returning(selection(db))) as Row[];
     return toModel(updated!);
   }
-  const [row] = (await db('import_processes')
-    .insert({
-      ...fields,
-      import_supplier: r.importSupplier,
-      external_account_number: r.externalAccountNumber,
-      run: 1,
-      created_at: r.now,
-    })
-    .returning(selection(db))) as Row[];
+  const [row] = (await db('import_processes').insert(firstRunRow(r)).returning(selection(db))) as Row[];
   return toModel(row!);
+}
+
+/**
+ * The first run of an account no import process exists for, in one statement of its own (no
+ * transaction, no lock: the usual create of a migration). Null when the account has a process
+ * already, or another create inserted one first: the caller then decides under the row lock
+ * (findProcess forUpdate, upsertRun) as for any later create.
+ */
+export async function insertFirstRun(db: Knex, r: NewRun): Promise<ImportProcess | null> {
+  const [row] = (await db('import_processes')
+    .insert(firstRunRow(r))
+    .onConflict(['import_supplier', 'external_account_number'])
+    .ignore()
+    .returning(selection(db))) as Row[];
+  return row ? toModel(row) : null;
 }
 
 export async function setWorkflowRunId(db: Knex, id: string, run: number, workflowRunId: string): Promise<void> {

@@ -81,6 +81,46 @@ export function postgresCpuSeconds(): number {
   return total;
 }
 
+/**
+ * A Temporal dev server of the benchmarks' own: in memory, headless, the service's search
+ * attributes registered, Prometheus metrics on a free port. Resolves once its port answers.
+ */
+export async function startTemporalDevServer(): Promise<{ temporal: ChildProcess; temporalPort: number; temporalMetricsPort: number }> {
+  const temporalPort = await freePort();
+  const temporalMetricsPort = await freePort();
+  const temporal = spawn(binary('temporal'), [
+    'server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--log-level', 'error', '--metrics-port', String(temporalMetricsPort),
+    '--search-attribute', 'ImportSupplier=Keyword', '--search-attribute', 'ExternalAccountNumber=Keyword', '--search-attribute', 'ImportStatus=Keyword',
+  ], { stdio: 'ignore' });
+  try {
+    await waitFor(() => portOpen(temporalPort), 'temporal');
+  } catch (err) {
+    temporal.kill('SIGKILL');
+    throw err;
+  }
+  return { temporal, temporalPort, temporalMetricsPort };
+}
+
+/** Temporal server requests so far: `<service>.<operation>` → count, and the persistence requests. */
+export async function temporalRequests(metricsUrl: string): Promise<{ byOperation: Record<string, number>; persistence: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  const byOperation: Record<string, number> = {};
+  let persistence = 0;
+  for (const line of text.split('\n')) {
+    const m = /^(service_requests|persistence_requests)\{([^}]*)\} ([0-9.e+]+)$/.exec(line);
+    if (!m) continue;
+    if (m[1] === 'persistence_requests') {
+      persistence += Number(m[3]);
+      continue;
+    }
+    const op = /operation="([^"]*)"/.exec(m[2]!)?.[1] ?? '?';
+    const service = /service_name="([^"]*)"/.exec(m[2]!)?.[1] ?? '?';
+    const key = `${service}.${op}`;
+    byOperation[key] = (byOperation[key] ?? 0) + Number(m[3]);
+  }
+  return { byOperation, persistence };
+}
+
 export interface BenchStack {
   /** The checkout whose `dist/` runs. */
   root: string;
@@ -162,14 +202,8 @@ export async function startBenchStack(opts: { root?: string; env?: Record<string
   };
   try {
 
-    const temporalPort = await freePort();
-    const temporalMetricsPort = await freePort();
-    const temporal = spawn(binary('temporal'), [
-      'server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--log-level', 'error', '--metrics-port', String(temporalMetricsPort),
-      '--search-attribute', 'ImportSupplier=Keyword', '--search-attribute', 'ExternalAccountNumber=Keyword', '--search-attribute', 'ImportStatus=Keyword',
-    ], { stdio: 'ignore' });
+    const { temporal, temporalPort, temporalMetricsPort } = await startTemporalDevServer();
     children.push(temporal);
-    await waitFor(() => portOpen(temporalPort), 'temporal');
 
     await ensureDatabase(databaseUrl);
     let API_KEY: string | undefined;
