@@ -17,10 +17,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDb, ensureDatabase } from '../db/knex';
+import { createDb } from '../db/knex';
 import { generateBook, writeBook, type Profile } from '../cli/generate';
 import { peakRssMiB, startBenchStack, temporalRequests, writeResult, type BenchStack } from './lib/stack';
-import { rawBaselinePerSecond } from './lib/baseline';
+import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
 import { readStatements, resetStatements } from './lib/pgStatements';
 import { compareRows, type Commit, type SideResult } from './lib/compareTable';
 
@@ -109,19 +109,7 @@ async function migrateClient(stack: BenchStack, input: string, prefix: string): 
 
 /** The raw baseline: the same accounts through the create store code alone (this tree's), one transaction per account. */
 async function rawBaseline(profile: Profile, count: number, seed: string): Promise<number> {
-  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432';
-  const name = `di_bench_${process.pid}_baseline`;
-  await ensureDatabase(`${base}/${name}`);
-  const db = createDb(`${base}/${name}`, CONCURRENCY + 2);
-  try {
-    await db.migrate.latest();
-    return +(await rawBaselinePerSecond(db, [...generateBook({ seed, count, profile })], CONCURRENCY)).toFixed(1);
-  } finally {
-    await db.destroy();
-    const admin = createDb(`${base}/postgres`, 1);
-    await admin.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.destroy();
-  }
+  return withFreshDatabase('baseline', CONCURRENCY + 2, async (db) => +(await rawBaselinePerSecond(db, [...generateBook({ seed, count, profile })], CONCURRENCY)).toFixed(1));
 }
 
 /** The stack running now: Ctrl-C stops it (processes, stream, database) before leaving. */

@@ -1,16 +1,18 @@
 /**
  * The floor of the design (issue "Half the CPU per imported account"): what one import costs when
  * its steps do nothing, and what the account write alone costs — on this machine, in this run.
- *   npm run bench:floor       (BENCH_COUNT, default 1000; BENCH_CONCURRENCY, default 32)
+ *   npm run bench:floor       (BENCH_COUNT, default 1000; BENCH_LARGE_COUNT, default 300;
+ *                              BENCH_CONCURRENCY, default 32)
  *
  * 1. Orchestration alone. A Temporal dev server of its own (bench/lib/stack.ts), the service's
  *    workflow bundle and worker options in a worker process whose import steps answer at once
  *    (bench/lib/floorWorker.ts, with the worker's node flags), and imports started exactly as the
  *    API starts them (imports/startWorkflow.ts), `BENCH_CONCURRENCY` in flight. CPU from /proc of
  *    the dev server and the worker, and of this process for the starts.
- * 2. The account write alone: the same number of typical accounts through the create store code
- *    (insertAccount, one transaction each: bench/lib/baseline.ts) into a fresh database. CPU of
- *    every PostgreSQL process, and of this process (knex, node-postgres).
+ * 2. The account write alone: `BENCH_COUNT` typical and `BENCH_LARGE_COUNT` large accounts (the
+ *    profiles of bench/compare.ts) through the create store code (insertAccount, one transaction
+ *    each: bench/lib/baseline.ts) into a fresh database. CPU of every PostgreSQL process, and of
+ *    this process (knex, node-postgres). The workflow carries ids only, so 1. is the same for both.
  * bench/e2e.ts and bench/compare.ts measure the whole service; the difference is what the
  * service's own steps, events, API and client add (bench/NOTES.md "The floor").
  */
@@ -19,15 +21,15 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { createDb, ensureDatabase } from '../db/knex';
-import { generateBook } from '../cli/generate';
+import { generateBook, type Profile } from '../cli/generate';
 import { startImportWorkflow } from '../imports/startWorkflow';
 import type { ImportProcess } from '../imports/store';
 import { serviceProcessEnv, workerNodeOptions } from '../lib/nodeOptions';
-import { rawBaselinePerSecond } from './lib/baseline';
+import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
 import { cpuSeconds, peakRssMiB, postgresCpuSeconds, startTemporalDevServer, temporalRequests, writeResult } from './lib/stack';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1000);
+const LARGE_COUNT = Number(process.env.BENCH_LARGE_COUNT ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WARM_UP = 64;
 const TASK_QUEUE = 'floor';
@@ -97,7 +99,7 @@ async function orchestration() {
     const frontend = Object.keys(r1.byOperation)
       .filter((k) => k.startsWith('frontend.'))
       .reduce((sum, k) => sum + (r1.byOperation[k]! - (r0.byOperation[k] ?? 0)), 0);
-    await connectionClose(client);
+    await client.connection.close();
     return {
       imports: COUNT,
       importsPerSecond: +(COUNT / seconds).toFixed(1),
@@ -112,32 +114,18 @@ async function orchestration() {
   }
 }
 
-async function connectionClose(client: Client): Promise<void> {
-  await client.connection.close();
-}
-
-async function accountWrite() {
-  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432';
-  const name = `di_bench_${process.pid}_floor`;
-  await ensureDatabase(`${base}/${name}`);
-  const db = createDb(`${base}/${name}`, CONCURRENCY + 2);
-  try {
-    await db.migrate.latest();
-    const accounts = [...generateBook({ seed: 'floor', count: COUNT, profile: 'typical' })];
+async function accountWrite(profile: Profile, count: number) {
+  return withFreshDatabase(`floor_${profile}`, CONCURRENCY + 2, async (db) => {
+    const accounts = [...generateBook({ seed: 'floor', count, profile })];
     const c0 = { postgres: postgresCpuSeconds(), node: ownCpuSeconds() };
     const perSecond = await rawBaselinePerSecond(db, accounts, CONCURRENCY);
     const c1 = { postgres: postgresCpuSeconds(), node: ownCpuSeconds() };
     return {
-      accounts: COUNT,
+      accounts: count,
       accountsPerSecond: +perSecond.toFixed(1),
-      cpuMsPerAccount: { postgres: ms(c1.postgres - c0.postgres, COUNT), node: ms(c1.node - c0.node, COUNT) },
+      cpuMsPerAccount: { postgres: ms(c1.postgres - c0.postgres, count), node: ms(c1.node - c0.node, count) },
     };
-  } finally {
-    await db.destroy();
-    const admin = createDb(`${base}/postgres`, 1);
-    await admin.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.destroy();
-  }
+  });
 }
 
 /** The floor by process, as bench/compare.ts's CPU columns split an import. */
@@ -157,15 +145,19 @@ const ceiling = (ms: number) => +((os.cpus().length * 1000) / ms).toFixed(1);
 async function main(): Promise<void> {
   console.error(`[floor] orchestration alone: ${COUNT} imports whose steps do nothing, ${CONCURRENCY} in flight`);
   const o = await orchestration();
-  console.error(`[floor] the account write alone: ${COUNT} typical accounts`);
-  const w = await accountWrite();
-  const parts = floorParts(o, w);
-  const totalMsPerAccount = +parts.reduce((sum, p) => sum + p.ms, 0).toFixed(1);
-  console.table(parts.map((p) => ({ part: p.part, 'CPU ms per account': p.ms })));
-  console.log(`floor: ${totalMsPerAccount} ms of CPU per account, at most ${ceiling(totalMsPerAccount)} accounts/s on this machine's ${os.cpus().length} cores`);
   console.log(`orchestration alone: ${o.importsPerSecond} imports/s, Temporal frontend requests ${o.temporalFrontendRequestsPerImport}/import, persistence ${o.temporalPersistenceRequestsPerImport}/import, worker peak RSS ${o.peakRssWorkerMiB} MiB`);
-  console.log(`account write alone: ${w.accountsPerSecond} accounts/s`);
-  console.log(`written ${writeResult('floor', { concurrency: CONCURRENCY, cores: os.cpus().length, parts, totalMsPerAccount, ceilingAccountsPerSecond: ceiling(totalMsPerAccount), orchestration: o, accountWrite: w })}`);
+  const profiles: Record<string, unknown> = {};
+  for (const [profile, count] of [['typical', COUNT], ['large', LARGE_COUNT]] as const) {
+    console.error(`[floor] the account write alone: ${count} ${profile} accounts`);
+    const w = await accountWrite(profile, count);
+    const parts = floorParts(o, w);
+    const totalMsPerAccount = +parts.reduce((sum, p) => sum + p.ms, 0).toFixed(1);
+    console.log(`\n${profile} accounts: the account write alone ${w.accountsPerSecond} accounts/s`);
+    console.table(parts.map((p) => ({ part: p.part, 'CPU ms per account': p.ms })));
+    console.log(`floor: ${totalMsPerAccount} ms of CPU per account, at most ${ceiling(totalMsPerAccount)} accounts/s on this machine's ${os.cpus().length} cores`);
+    profiles[profile] = { parts, totalMsPerAccount, ceilingAccountsPerSecond: ceiling(totalMsPerAccount), accountWrite: w };
+  }
+  console.log(`written ${writeResult('floor', { concurrency: CONCURRENCY, cores: os.cpus().length, orchestration: o, profiles })}`);
 }
 
 main().catch((err) => {

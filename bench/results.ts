@@ -136,15 +136,19 @@ function main() {
  */
 function floorSection(f: Record<string, any> | null, c: Record<string, any> | null, table: (rows: Record<string, unknown>[]) => string): string[] {
   const out = ['\n## The floor of the design — `npm run bench:floor`\n'];
-  if (!f) return [...out, '_not run yet_\n'];
-  out.push(`Measured ${f.date}: ${f.orchestration.imports} imports whose steps do nothing (the service's workflow bundle, worker options and start, on a Temporal dev server of their own; ${f.concurrency} in flight), then ${f.accountWrite.accounts} typical accounts through insertAccount alone. What any import costs before the service validates, records or publishes anything:\n\n`);
-  out.push(table(f.parts.map((p: { part: string; ms: number }) => ({ part: p.part, 'CPU ms per account': p.ms }))));
-  out.push(`\nFloor: **${f.totalMsPerAccount} ms** of CPU per account, at most ${f.ceilingAccountsPerSecond} accounts/s on ${f.cores} cores. Orchestration alone: ${f.orchestration.importsPerSecond} imports/s, ${f.orchestration.temporalFrontendRequestsPerImport} Temporal frontend and ${f.orchestration.temporalPersistenceRequestsPerImport} persistence requests per import.\n`);
-  const typical = c?.profiles?.typical;
-  if (typical) {
-    const before = typical.before.cpuMsPerAccount.total as number;
-    const after = typical.after.cpuMsPerAccount.total as number;
-    out.push(`\nAgainst the typical profile of the compare run above: before ${before} ms, after ${after} ms. The floor alone is **${Math.round((100 * f.totalMsPerAccount) / before)} %** of the before figure (the target is 55 %); the after figure is the floor plus ${+(after - f.totalMsPerAccount).toFixed(1)} ms of the service's own work. bench/NOTES.md "The floor" says what that work is.\n`);
+  if (!f?.profiles) return [...out, '_not run yet_\n'];
+  out.push(`Measured ${f.date}: ${f.orchestration.imports} imports whose steps do nothing (the service's workflow bundle, worker options and start, on a Temporal dev server of their own; ${f.concurrency} in flight), then accounts of each profile through insertAccount alone. What any import costs before the service validates, records or publishes anything. Orchestration alone: ${f.orchestration.importsPerSecond} imports/s, ${f.orchestration.temporalFrontendRequestsPerImport} Temporal frontend and ${f.orchestration.temporalPersistenceRequestsPerImport} persistence requests per import.\n`);
+  for (const [profile, p] of Object.entries(f.profiles as Record<string, any>)) {
+    out.push(`\n### ${profile} accounts (the account write: ${p.accountWrite.accounts} accounts, ${p.accountWrite.accountsPerSecond}/s)\n`);
+    out.push(table(p.parts.map((x: { part: string; ms: number }) => ({ part: x.part, 'CPU ms per account': x.ms }))));
+    out.push(`\nFloor: **${p.totalMsPerAccount} ms** of CPU per account, at most ${p.ceilingAccountsPerSecond} accounts/s on ${f.cores} cores.`);
+    const side = c?.profiles?.[profile];
+    if (side) {
+      const before = side.before.cpuMsPerAccount.total as number;
+      const after = side.after.cpuMsPerAccount.total as number;
+      out.push(` Against the compare run above: before ${before} ms, after ${after} ms; the floor alone is **${Math.round((100 * p.totalMsPerAccount) / before)} %** of the before figure (the target is 55 %), and the after figure is the floor plus ${+(after - p.totalMsPerAccount).toFixed(1)} ms of the service's own work (bench/NOTES.md "The floor").`);
+    }
+    out.push('\n');
   }
   return out;
 }
