@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { EMAIL_FAILURE } from '../lib/failureCodes';
 import type { ImportRef } from '../imports/activities';
-import { getProcessById, ImportProcess } from '../imports/store';
+import { getProcessById, ImportProcess, setStep, setStepStatement } from '../imports/store';
 import { getSupplier } from '../suppliers/store';
 import { findAccountByExternal } from '../db/stores/accountStore';
 import { cachedSupplier } from '../account/databaseValidator';
@@ -69,7 +69,7 @@ export function createEmailActivities(deps: EmailActivityDeps) {
         domain: supplier.emailFromAddress?.split('@')[1] ?? 'data-import.invalid',
         users: account.users,
       });
-      await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: 'sending_customer_emails' });
+      await setStep(trx, p.id, p.run, 'sending_customer_emails');
     }
     return countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier });
   }
@@ -86,8 +86,7 @@ export function createEmailActivities(deps: EmailActivityDeps) {
     const event = failed
       ? postImportErrorEvent(scopeOf(p, at), EMAIL_FAILURE.deliveryFailed, `${counts.FAILED} of ${total} customer e-mails could not be delivered (${counts.SENT} sent, ${counts.BOUNCED} bounced); see data-import emails list --account ${p.krakenIdentifier}`)
       : postImportCompletedEvent(scopeOf(p, at), p.krakenIdentifier);
-    await trx('import_processes').where({ id: p.id, run: p.run }).update({ current_step: failed ? 'post_import_failed' : 'done' });
-    await enqueueEvents(trx, deps.subjectPrefix, [event]);
+    await enqueueEvents(trx, deps.subjectPrefix, [event], { along: setStepStatement(trx, p.id, p.run, failed ? 'post_import_failed' : 'done') });
     log.info({ importSupplier: p.importSupplier, accountNumber: p.krakenIdentifier, ...counts }, 'post-import finished');
     return failed ? 'error' : 'completed';
   }

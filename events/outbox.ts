@@ -47,10 +47,14 @@ export function buildEnvelope(e: NewEvent): EventEnvelope {
  * change they report). Each payload is validated against its catalogue schema first; a mismatch
  * throws EventSchemaError and the caller's transaction rolls back. An event id written before is
  * ignored (idempotent retries). The queue's trigger (migration 0014) NOTIFYs the relay when the
- * transaction commits.
+ * transaction commits. `along`: the state change itself (an UPDATE or INSERT not yet run), made
+ * by the same statement as a data-modifying WITH (one round trip for the change and its events).
  */
-export async function enqueueEvents(trx: Knex, subjectPrefix: string, events: NewEvent[]): Promise<string[]> {
-  if (events.length === 0) return [];
+export async function enqueueEvents(trx: Knex, subjectPrefix: string, events: NewEvent[], opts: { along?: Knex.QueryBuilder } = {}): Promise<string[]> {
+  if (events.length === 0) {
+    if (opts.along) await opts.along;
+    return [];
+  }
   const rows = events.map((e) => {
     const check = validatePayload(e.type, e.version, e.data);
     if (!check.ok) throw new EventSchemaError(e.type, e.version, check.errors);
@@ -68,7 +72,8 @@ export async function enqueueEvents(trx: Knex, subjectPrefix: string, events: Ne
   // One statement for the lot, in the given order (seq follows insertion order). Each new row also
   // enters the queue of unpublished events; a row written before (a retried activity) enters
   // neither. The relay records publication by deleting the queue row (migration 0010).
-  await trx
+  const q = opts.along ? trx.with('change', opts.along) : trx.queryBuilder();
+  await q
     .with('ins', trx('outbox').insert(rows).onConflict('event_id').ignore().returning('seq'))
     .insert(trx.select('seq').from('ins').orderBy('seq'))
     .into('outbox_pending');

@@ -319,8 +319,13 @@ function transitionUpdate(t: Transition): Record<string, unknown> {
 }
 
 export async function transition(db: Knex, id: string, run: number, t: Transition): Promise<boolean> {
-  const n = await db('import_processes').where({ id, run }).update(transitionUpdate(t));
+  const n = await transitionStatement(db, id, run, t);
   return n > 0;
+}
+
+/** transition()'s UPDATE, not yet run: for enqueueEvents' `along` (the change and its events in one statement). */
+export function transitionStatement(db: Knex, id: string, run: number, t: Transition): Knex.QueryBuilder {
+  return db('import_processes').where({ id, run }).update(transitionUpdate(t));
 }
 
 /**
@@ -338,7 +343,12 @@ export async function startPendingRun(db: Knex, id: string, run: number, at: Dat
 }
 
 export async function setStep(db: Knex, id: string, run: number, step: string): Promise<void> {
-  await db('import_processes').where({ id, run }).update({ current_step: step });
+  await setStepStatement(db, id, run, step);
+}
+
+/** setStep()'s UPDATE, not yet run: for enqueueEvents' `along`. */
+export function setStepStatement(db: Knex, id: string, run: number, step: string): Knex.QueryBuilder {
+  return db('import_processes').where({ id, run }).update({ current_step: step });
 }
 
 /** PENDING runs whose workflow was never started (the API died between commit and start). */

@@ -5,7 +5,7 @@ import type { Metrics } from '../../lib/metrics';
 import type { AccountValidator } from '../../account/validator';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { enqueueEvents, EventSchemaError, type NewEvent } from '../../events/outbox';
-import { getProcessById, type ImportProcess, type ImportStatus, transition, type Transition } from '../store';
+import { getProcessById, type ImportProcess, type ImportStatus, transitionStatement, type Transition } from '../store';
 import type { EventScope } from '../events';
 import type { PayloadBudget } from '../../lib/payloadBudget';
 
@@ -90,9 +90,9 @@ export async function move(
   extra: Omit<Transition, 'status' | 'at'>,
   events: NewEvent[],
 ): Promise<void> {
-  await transition(trx, p.id, p.run, { status, at, ...extra });
   try {
-    await enqueueEvents(trx, deps.subjectPrefix, events);
+    // The UPDATE and the events' INSERTs in one statement.
+    await enqueueEvents(trx, deps.subjectPrefix, events, { along: transitionStatement(trx, p.id, p.run, { status, at, ...extra }) });
   } catch (err) {
     if (err instanceof EventSchemaError) {
       // A bug in our event building: fail loudly, publish nothing, never retry into the same bug.

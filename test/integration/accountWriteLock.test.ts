@@ -125,4 +125,32 @@ describe('the account write under one lock', () => {
       await pool.destroy();
     }
   });
+
+  it('writes each status change and its events in one statement: the create, and the post-import', async () => {
+    const ref = await newRun();
+    await acts.startImport(ref);
+    const statements: string[] = [];
+    const record = (q: { sql: string }) => statements.push(q.sql);
+    t.db.on('query', record);
+    const emails = createEmailActivities({ db: t.db, subjectPrefix: 'lock', log: silentLog });
+    try {
+      await acts.createAccount(ref);
+      const create = [...statements];
+      statements.length = 0;
+      expect(await emails.beginPostImport(ref)).toEqual({ queued: 0, skipped: 0, finished: 'completed' });
+      for (const [step, sqls] of [['create', create], ['post-import', [...statements]]] as const) {
+        const changes = sqls.filter((sql) => /update "import_processes"/i.test(sql));
+        expect({ step, changes: changes.length }).toEqual({ step, changes: 1 });
+        // The UPDATE is the WITH of the statement that writes the events.
+        expect(changes[0]).toMatch(/^with "change" as \(update "import_processes" set .*insert into "outbox"/is);
+        expect(sqls.filter((sql) => /insert into "outbox"/i.test(sql))).toEqual(changes);
+      }
+    } finally {
+      t.db.off('query', record);
+    }
+    const p = (await getProcessById(t.db, ref.importProcessId))!;
+    expect(p).toMatchObject({ status: 'PROCESSED', currentStep: 'done' });
+    const events = await t.db('outbox').where({ ordering_key: p.workflowId }).pluck('event_type');
+    expect(events).toEqual(expect.arrayContaining(['data_import.import_process.complete', 'account.created', 'data_import.import_process.post_import.completed']));
+  });
 });
