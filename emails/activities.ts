@@ -4,13 +4,13 @@ import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { EMAIL_FAILURE } from '../lib/failureCodes';
 import type { ImportRef } from '../imports/activities';
-import { getProcessById, ImportProcess, setStep, setStepStatement } from '../imports/store';
+import { getProcessById, ImportProcess, lockProcessWith, setStep, setStepStatement } from '../imports/store';
 import { getSupplier } from '../suppliers/store';
 import { findAccountByExternal } from '../db/stores/accountStore';
 import { cachedSupplier } from '../account/databaseValidator';
 import { enqueueEvents } from '../events/outbox';
 import { postImportCompletedEvent, postImportErrorEvent } from '../imports/events';
-import { countEmailsByStatus, failQueued, queueEmails } from './store';
+import { countEmailsByStatus, countsFromJson, EMAIL_COUNTS_OF_IMPORT_ROW, type EmailStatus, failQueued, queueEmails } from './store';
 import { deliverAccountEmails, SenderNotConfiguredError } from './delivery';
 import type { MailTransport } from './transport';
 import type { TemplateRenderer } from './templates';
@@ -26,13 +26,15 @@ export interface EmailActivityDeps {
   now?: () => Date;
 }
 
-async function lockProcessed(trx: Knex, ref: ImportRef): Promise<ImportProcess & { krakenIdentifier: string }> {
-  const p = await getProcessById(trx, ref.importProcessId, { forUpdate: true });
+/** The PROCESSED row of this run, locked, with its account's e-mails by state read by the same statement. */
+async function lockProcessed(trx: Knex, ref: ImportRef): Promise<ImportProcess & { krakenIdentifier: string; emailCounts: Record<EmailStatus, number> }> {
+  const locked = await lockProcessWith(trx, ref.importProcessId, { email_counts: EMAIL_COUNTS_OF_IMPORT_ROW });
+  const p = locked?.process;
   if (!p || p.run !== ref.run) {
     throw ApplicationFailure.create({ type: EMAIL_FAILURE.superseded, message: 'A newer run of this import exists; this run stops.', nonRetryable: true });
   }
   if (!p.krakenIdentifier) throw new Error('post-import found no account number on a PROCESSED import');
-  return p as ImportProcess & { krakenIdentifier: string };
+  return { ...p, krakenIdentifier: p.krakenIdentifier, emailCounts: countsFromJson(locked.extra.email_counts) };
 }
 
 const scopeOf = (p: ImportProcess, at: Date) => ({ workflowId: p.workflowId, run: p.run, externalAccountNumber: p.externalAccountNumber, at });
@@ -48,8 +50,9 @@ export function createEmailActivities(deps: EmailActivityDeps) {
   const { db, log } = deps;
   const now = deps.now ?? (() => new Date());
 
-  type Counts = Awaited<ReturnType<typeof countEmailsByStatus>>;
-  type Locked = ImportProcess & { krakenIdentifier: string };
+  type Counts = Record<EmailStatus, number>;
+  /** lockProcessed's row: its e-mail counts are current until the step writes e-mails. */
+  type Locked = ImportProcess & { krakenIdentifier: string; emailCounts: Counts };
 
   /** queueCustomerEmails under the caller's lock of the PROCESSED row: the account's e-mails by state, or null when post-import already ended. */
   async function queue(trx: Knex, p: Locked): Promise<Counts | null> {
@@ -70,8 +73,9 @@ export function createEmailActivities(deps: EmailActivityDeps) {
         users: account.users,
       });
       await setStep(trx, p.id, p.run, 'sending_customer_emails');
+      return countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier });
     }
-    return countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier });
+    return p.emailCounts;
   }
 
   const left = (c: Counts | null) => ({ queued: c?.QUEUED ?? 0, skipped: c?.SKIPPED ?? 0 });
@@ -79,7 +83,7 @@ export function createEmailActivities(deps: EmailActivityDeps) {
   /** finishPostImport under the caller's lock of the PROCESSED row. */
   async function finish(trx: Knex, p: Locked, known?: Counts): Promise<'completed' | 'error'> {
     if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return p.currentStep === 'done' ? 'completed' : 'error';
-    const counts = known ?? (await countEmailsByStatus(trx, { accountNumber: p.krakenIdentifier }));
+    const counts = known ?? p.emailCounts;
     const failed = counts.FAILED > 0;
     const at = now();
     const total = counts.SENT + counts.BOUNCED + counts.FAILED;

@@ -150,6 +150,19 @@ export async function countEmailsByStatus(db: Knex, f: EmailFilter = {}): Promis
   return out;
 }
 
+/**
+ * countEmailsByStatus of the account of an `import_processes` row, as an SQL expression over that
+ * row (imports/store.ts lockProcessWith); read it with countsFromJson.
+ */
+export const EMAIL_COUNTS_OF_IMPORT_ROW = `(SELECT coalesce(json_object_agg(c.status, c.n), '{}'::json)
+  FROM (SELECT status, count(*) AS n FROM ${TABLE} WHERE account_number = import_processes.kraken_identifier GROUP BY status) c)`;
+
+/** The counts EMAIL_COUNTS_OF_IMPORT_ROW read, every status present. */
+export function countsFromJson(value: unknown): Record<EmailStatus, number> {
+  const read = (value ?? {}) as Partial<Record<string, number | string>>;
+  return Object.fromEntries(EMAIL_STATUSES.map((st) => [st, Number(read[st] ?? 0)])) as Record<EmailStatus, number>;
+}
+
 export type AttemptOutcome =
   | { status: 'SENT'; response: string }
   | { status: 'BOUNCED'; response: string }

@@ -209,6 +209,21 @@ export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = In
   return { process: toModel(row), payload: row.payload ?? undefined, accountExists: row.account_exists, takenReferences: row.taken_references };
 }
 
+/**
+ * The row locked, with more columns read by the same statement: `extra` maps a name to an SQL
+ * expression over the `import_processes` row (a correlated subquery, say). One round trip for
+ * the lock and what the step needs to know with it.
+ */
+export async function lockProcessWith<K extends string>(trx: Knex, id: string, extra: Record<K, string>): Promise<{ process: ImportProcess; extra: Record<K, unknown> } | null> {
+  const row = (await select(trx)
+    .select(Object.entries<string>(extra).map(([name, sql]) => trx.raw(`${sql} AS ??`, [name])))
+    .where({ id })
+    .forUpdate()
+    .first()) as (Row & Record<K, unknown>) | undefined;
+  if (!row) return null;
+  return { process: toModel(row), extra: Object.fromEntries(Object.keys(extra).map((k) => [k, row[k as K]])) as Record<K, unknown> };
+}
+
 export async function getPayload(db: Knex, id: string): Promise<unknown> {
   const row = await db('import_processes').select('payload').where({ id }).first();
   return row?.payload;

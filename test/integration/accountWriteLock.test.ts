@@ -126,7 +126,7 @@ describe('the account write under one lock', () => {
     }
   });
 
-  it('writes each status change and its events in one statement: the create, and the post-import', async () => {
+  it('writes each status change and its events in one statement, and reads the e-mail counts with the post-import lock', async () => {
     const ref = await newRun();
     await acts.startImport(ref);
     const statements: string[] = [];
@@ -138,6 +138,10 @@ describe('the account write under one lock', () => {
       const create = [...statements];
       statements.length = 0;
       expect(await emails.beginPostImport(ref)).toEqual({ queued: 0, skipped: 0, finished: 'completed' });
+      // The account's e-mails by state are read by the lock's statement, not by one of their own.
+      const emailReads = statements.filter((sql) => /customer_email_queue/.test(sql));
+      expect(emailReads).toHaveLength(1);
+      expect(emailReads[0]).toMatch(/^select .* from "import_processes" .* for update$/is);
       for (const [step, sqls] of [['create', create], ['post-import', [...statements]]] as const) {
         const changes = sqls.filter((sql) => /update "import_processes"/i.test(sql));
         expect({ step, changes: changes.length }).toEqual({ step, changes: 1 });
