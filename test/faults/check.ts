@@ -2,8 +2,8 @@
  * The fault suite's invariants checked against a running stack (README "Fault suite"), for a book
  * migrated by hand: `npx tsx test/faults/check.ts --report book.report.json` with the service's own
  * environment (DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS, EVENTS_STREAM, EVENTS_SUBJECT_PREFIX).
- * It waits until every import of the report is final and every event published, then prints the
- * problems found (none: exit 0).
+ * It waits until every import of the report is final, every event published and every execution
+ * closed, then prints the problems found (none: exit 0).
  */
 import fs from 'node:fs';
 import { Command } from 'commander';
@@ -11,7 +11,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../lib/config';
 import { createDb } from '../../db/knex';
 import { connectNats } from '../../events/nats';
-import { checkBook, waitForQuiet } from './invariants';
+import { checkBook, waitForClosed, waitForQuiet } from './invariants';
 
 async function main(): Promise<number> {
   const o = new Command('check')
@@ -28,10 +28,12 @@ async function main(): Promise<number> {
   const nc = await connectNats(config.nats.url, 'faults-check');
   const connection = await Connection.connect({ address: config.temporal.address });
   try {
+    const temporal = new Client({ connection, namespace: config.temporal.namespace });
     await waitForQuiet(db, o.supplier, exts, Number(o.wait) * 1000);
+    await waitForClosed(db, temporal, o.supplier, exts, Number(o.wait) * 1000);
     const r = await checkBook({
       db,
-      temporal: new Client({ connection, namespace: config.temporal.namespace }),
+      temporal,
       nc,
       stream: config.nats.stream,
       subjectPrefix: config.nats.subjectPrefix,

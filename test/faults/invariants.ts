@@ -40,6 +40,30 @@ export async function waitForQuiet(db: Knex, supplier: string, exts: string[], t
   }
 }
 
+/**
+ * Waits until the latest execution of every import of the book has closed. The database can be
+ * final before Temporal is: a worker killed after a run's last step committed and before its
+ * workflow task completed leaves the execution open until the task times out and another worker
+ * replays it (the steps then find their work done). The invariants are about how things end, so
+ * they are checked once the executions had that time; one still open at the deadline is reported
+ * by checkBook.
+ */
+export async function waitForClosed(db: Knex, temporal: Client, supplier: string, exts: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let open: string[] = await db('import_processes').where({ import_supplier: supplier }).whereIn('external_account_number', exts).pluck('workflow_id');
+  for (;;) {
+    const still: string[] = [];
+    for (const id of open) {
+      const d = await temporal.workflow.getHandle(id).describe().catch(() => null);
+      if (d?.status.name === 'RUNNING') still.push(id);
+    }
+    open = still;
+    if (open.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`executions still open after ${timeoutMs} ms: ${open.slice(0, 5).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 export async function checkBook(o: {
   db: Knex;
   temporal: Client;

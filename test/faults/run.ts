@@ -20,7 +20,7 @@ import { connectNats } from '../../events/nats';
 import { Supervisor } from '../../scripts/supervisor';
 import { serviceChildren } from '../../scripts/supervise';
 import { freePort, startNatsServer, NatsServer } from '../support/natsServer';
-import { checkBook, waitForQuiet } from './invariants';
+import { checkBook, waitForClosed, waitForQuiet } from './invariants';
 
 type Scenario = 'worker' | 'api' | 'nats' | 'postgres';
 const SCENARIOS: Scenario[] = ['worker', 'api', 'nats', 'postgres'];
@@ -277,6 +277,7 @@ async function main(): Promise<number> {
       const clientStatus = new Map(report.accounts.map((a) => [a.external_account_number, a.final_status]));
       const q0 = Date.now();
       await waitForQuiet(db, SUPPLIER, exts, 300_000).catch((err) => say(String(err)));
+      await waitForClosed(db, temporal, SUPPLIER, exts, 120_000).catch((err) => say(String(err)));
       const quietSeconds = (Date.now() - q0) / 1000;
       const check = await checkBook({ db, temporal, nc, stream: env.EVENTS_STREAM!, subjectPrefix: env.EVENTS_SUBJECT_PREFIX!, supplier: SUPPLIER, exts, clientStatus });
       if (m.code !== 0) check.problems.unshift(`migrate exited with ${m.code}`);
