@@ -26,7 +26,7 @@ import { startImportWorkflow } from '../imports/startWorkflow';
 import type { ImportProcess } from '../imports/store';
 import { serviceProcessEnv, workerNodeOptions } from '../lib/nodeOptions';
 import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
-import { cpuSeconds, peakRssMiB, postgresCpuSeconds, startTemporalDevServer, temporalRequests, writeResult } from './lib/stack';
+import { cpuSeconds, ownCpuSeconds, peakRssMiB, postgresCpuSeconds, startTemporalDevServer, temporalRequests, writeResult } from './lib/stack';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1000);
 const LARGE_COUNT = Number(process.env.BENCH_LARGE_COUNT ?? 300);
@@ -34,10 +34,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WARM_UP = 64;
 const TASK_QUEUE = 'floor';
 
-const ownCpuSeconds = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
 const ms = (seconds: number, n: number) => +((seconds * 1000) / n).toFixed(1);
 
 /** An import process row as the API would have stored it: run 1, PENDING, window open now. */

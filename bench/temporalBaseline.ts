@@ -3,27 +3,19 @@
  * (no activities, no database): the ceiling any import throughput on this stack runs into.
  *   npx tsx bench/temporalBaseline.ts
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, Runtime, DefaultLogger } from '@temporalio/worker';
-import { freePort, writeResult } from './lib/stack';
+import { startTemporalDevServer, writeResult } from './lib/stack';
 
 async function main() {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const port = await freePort();
-  const temporal = spawn(path.join(__dirname, '../.venv/bin/temporal'), ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'], { stdio: 'ignore' });
+  const { temporal, temporalPort } = await startTemporalDevServer();
+  const address = `127.0.0.1:${temporalPort}`;
   try {
-    let connection: Connection | undefined;
-    for (let i = 0; i < 100 && !connection; i++) {
-      connection = await Connection.connect({ address: `127.0.0.1:${port}` }).catch(async () => {
-        await new Promise((r) => setTimeout(r, 200));
-        return undefined;
-      });
-    }
-    const client = new Client({ connection: connection! });
+    const client = new Client({ connection: await Connection.connect({ address }) });
     const worker = await Worker.create({
-      connection: await NativeConnection.connect({ address: `127.0.0.1:${port}` }),
+      connection: await NativeConnection.connect({ address }),
       taskQueue: 'baseline',
       workflowsPath: path.join(__dirname, 'lib', 'noopWorkflow.ts'),
       activities: { step: async (n: number) => n + 1 },

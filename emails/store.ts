@@ -144,10 +144,8 @@ export async function getEmail(db: Knex, id: number, opts: { forUpdate?: boolean
 
 /** E-mails by status (all of them, or one account's): the metrics gauge and post-import's outcome. */
 export async function countEmailsByStatus(db: Knex, f: EmailFilter = {}): Promise<Record<EmailStatus, number>> {
-  const out = Object.fromEntries(EMAIL_STATUSES.map((s) => [s, 0])) as Record<EmailStatus, number>;
   const rows = (await filtered(db, f).select('status').count<{ status: EmailStatus; count: string }[]>('* as count').groupBy('status')) as unknown as { status: EmailStatus; count: string }[];
-  for (const r of rows) out[r.status] = Number(r.count);
-  return out;
+  return countsFromJson(Object.fromEntries(rows.map((r) => [r.status, r.count])));
 }
 
 /**
@@ -157,7 +155,7 @@ export async function countEmailsByStatus(db: Knex, f: EmailFilter = {}): Promis
 export const EMAIL_COUNTS_OF_IMPORT_ROW = `(SELECT coalesce(json_object_agg(c.status, c.n), '{}'::json)
   FROM (SELECT status, count(*) AS n FROM ${TABLE} WHERE account_number = import_processes.kraken_identifier GROUP BY status) c)`;
 
-/** The counts EMAIL_COUNTS_OF_IMPORT_ROW read, every status present. */
+/** Counts by status (EMAIL_COUNTS_OF_IMPORT_ROW's JSON object, or grouped rows), every status present. */
 export function countsFromJson(value: unknown): Record<EmailStatus, number> {
   const read = (value ?? {}) as Partial<Record<string, number | string>>;
   return Object.fromEntries(EMAIL_STATUSES.map((st) => [st, Number(read[st] ?? 0)])) as Record<EmailStatus, number>;

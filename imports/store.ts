@@ -180,46 +180,33 @@ export interface LockedForWrite {
  * asked of the stored payload).
  */
 export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = Infinity): Promise<LockedForWrite | null> {
-  const payload = Number.isFinite(inlineUpTo)
-    ? trx.raw('CASE WHEN payload_bytes <= ? THEN payload END AS payload', [inlineUpTo])
-    : 'payload';
-  const row = (await select(trx)
-    .select(
-      payload,
-      trx.raw(
-        `EXISTS (SELECT 1 FROM accounts a
-                  WHERE a.import_supplier = import_processes.import_supplier
-                    AND a.external_account_number = import_processes.external_account_number) AS account_exists`,
-      ),
-      trx.raw(
-        `(SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('namespace', r.namespace, 'value', r.value)), '[]'::jsonb)
-            FROM account_references r
-            JOIN jsonb_to_recordset(CASE WHEN jsonb_typeof(import_processes.payload->'references') = 'array'
-                                         THEN import_processes.payload->'references' ELSE '[]'::jsonb END)
-                 AS q(namespace text, value text)
-              ON q.namespace = r.namespace AND q.value = r.value
-           WHERE NOT (r.import_supplier = import_processes.import_supplier
-                      AND r.external_account_number = import_processes.external_account_number)) AS taken_references`,
-      ),
-    )
-    .where({ id })
-    .forUpdate()
-    .first()) as (Row & { payload: unknown; account_exists: boolean; taken_references: ReferencePair[] }) | undefined;
-  if (!row) return null;
-  return { process: toModel(row), payload: row.payload ?? undefined, accountExists: row.account_exists, takenReferences: row.taken_references };
+  const locked = await lockProcessWith(trx, id, {
+    payload: Number.isFinite(inlineUpTo) ? trx.raw('CASE WHEN payload_bytes <= ? THEN payload END', [inlineUpTo]) : 'payload',
+    account_exists: `EXISTS (SELECT 1 FROM accounts a
+                              WHERE a.import_supplier = import_processes.import_supplier
+                                AND a.external_account_number = import_processes.external_account_number)`,
+    taken_references: `(SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('namespace', r.namespace, 'value', r.value)), '[]'::jsonb)
+                          FROM account_references r
+                          JOIN jsonb_to_recordset(CASE WHEN jsonb_typeof(import_processes.payload->'references') = 'array'
+                                                       THEN import_processes.payload->'references' ELSE '[]'::jsonb END)
+                               AS q(namespace text, value text)
+                            ON q.namespace = r.namespace AND q.value = r.value
+                         WHERE NOT (r.import_supplier = import_processes.import_supplier
+                                    AND r.external_account_number = import_processes.external_account_number))`,
+  });
+  if (!locked) return null;
+  const { payload, account_exists, taken_references } = locked.extra;
+  return { process: locked.process, payload: payload ?? undefined, accountExists: account_exists as boolean, takenReferences: taken_references as ReferencePair[] };
 }
 
 /**
  * The row locked, with more columns read by the same statement: `extra` maps a name to an SQL
- * expression over the `import_processes` row (a correlated subquery, say). One round trip for
- * the lock and what the step needs to know with it.
+ * expression over the `import_processes` row (a correlated subquery, say; a Knex.Raw when it has
+ * bindings). One round trip for the lock and what the step needs to know with it.
  */
-export async function lockProcessWith<K extends string>(trx: Knex, id: string, extra: Record<K, string>): Promise<{ process: ImportProcess; extra: Record<K, unknown> } | null> {
-  const row = (await select(trx)
-    .select(Object.entries<string>(extra).map(([name, sql]) => trx.raw(`${sql} AS ??`, [name])))
-    .where({ id })
-    .forUpdate()
-    .first()) as (Row & Record<K, unknown>) | undefined;
+export async function lockProcessWith<K extends string>(trx: Knex, id: string, extra: Record<K, string | Knex.Raw>): Promise<{ process: ImportProcess; extra: Record<K, unknown> } | null> {
+  const columns = Object.entries<string | Knex.Raw>(extra).map(([name, expr]) => (typeof expr === 'string' ? trx.raw(`${expr} AS ??`, [name]) : trx.raw('? AS ??', [expr, name])));
+  const row = (await select(trx).select(columns).where({ id }).forUpdate().first()) as (Row & Record<K, unknown>) | undefined;
   if (!row) return null;
   return { process: toModel(row), extra: Object.fromEntries(Object.keys(extra).map((k) => [k, row[k as K]])) as Record<K, unknown> };
 }
@@ -319,7 +306,6 @@ export interface Transition {
   at: Date;
 }
 
-/** Moves the process of the given run to a new status, with its latest_event (and error). */
 /** The columns a status change writes: the status, its latest_event and the given extras. */
 function transitionUpdate(t: Transition): Record<string, unknown> {
   const update: Record<string, unknown> = {
@@ -333,6 +319,7 @@ function transitionUpdate(t: Transition): Record<string, unknown> {
   return update;
 }
 
+/** Moves the process of the given run to a new status, with its latest_event (and error); false when the run is no longer the row's. */
 export async function transition(db: Knex, id: string, run: number, t: Transition): Promise<boolean> {
   const n = await transitionStatement(db, id, run, t);
   return n > 0;

@@ -68,6 +68,12 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/** CPU seconds (user + system) this process has used so far, all its threads. */
+export function ownCpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
 /** CPU seconds of every PostgreSQL server process on this machine. */
 export function postgresCpuSeconds(): number {
   let total = 0;
@@ -255,7 +261,7 @@ export async function startBenchStack(opts: { root?: string; env?: Record<string
         api: cpuSeconds(api.pid!),
         worker: cpuSeconds(worker.pid!),
         postgres: postgresCpuSeconds(),
-        client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+        client: ownCpuSeconds(),
       }),
       apiUrl,
       apiKey: API_KEY!,
