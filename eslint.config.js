@@ -1,16 +1,98 @@
 // Lint of the whole tree (`npm run lint`; scripts/test.sh runs it). Three groups of rules:
 // - everywhere: type-aware checks, among them no promise left floating (an unawaited failure
 //   is an unhandled rejection, or a write nobody waits for);
-// - workflows/: the workflow sandbox (STYLE.md #2): no Node built-ins, no I/O modules,
-//   activities and stores imported as types only;
-// - lib/: the bottom layer (docs/architecture.md): it imports nothing from the layers or
-//   features above it.
+// - workflows/: the workflow sandbox: no Node built-ins, no I/O modules, activities and stores
+//   imported as types only;
+// - the layers of docs/architecture.md: each folder imports only the folders its layer may
+//   (`no-restricted-imports`, one entry per folder group below). That no two folders import each
+//   other is the other half of `npm run lint`: scripts/folderLoops.ts, which sees the whole tree.
 const tseslint = require('typescript-eslint');
 
 const nodeBuiltins = require('node:module').builtinModules.flatMap((m) => [m, `node:${m}`]);
 
-/** Every folder above lib/ (layers and features): lib may not import from them. */
-const ABOVE_LIB = ['api', 'workflows', 'activities', 'db', 'account', 'imports', 'suppliers', 'registration', 'auth', 'events', 'platform', 'emails', 'maintenance', 'worker', 'cli', 'ops', 'scripts'];
+/**
+ * The layer table of docs/architecture.md, bottom up: each group's folders and the folders they may
+ * import besides their own. Every top-level folder of code is in one group, and a folder that is
+ * not listed as allowed is forbidden; `test/`, `bench/` and `examples/` are not product code and
+ * may import anything.
+ */
+const LIB = ['lib'];
+const DOMAIN = ['account'];
+const STORAGE = ['db', 'events'];
+const HTTP = ['http'];
+const WORKFLOWS = ['workflows'];
+const FEATURES = ['imports', 'suppliers', 'registration', 'platform', 'emails', 'maintenance', 'auth', 'ops', 'deploys'];
+const ENTRY = ['api', 'worker', 'cli', 'scripts'];
+const NOT_PRODUCT = ['test', 'bench', 'examples'];
+const ALL = [...LIB, ...DOMAIN, ...STORAGE, ...HTTP, ...WORKFLOWS, ...FEATURES, ...ENTRY, ...NOT_PRODUCT];
+
+// A new top-level folder of code must take its place in the table: an unlisted one would be held by
+// no layer rule at all.
+const fs = require('node:fs');
+const UNLISTED = fs
+  .readdirSync(__dirname, { withFileTypes: true })
+  .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !['node_modules', 'dist', 'data', 'docs', 'bin'].includes(e.name) && !ALL.includes(e.name))
+  .filter((e) => fs.readdirSync(`${__dirname}/${e.name}`, { recursive: true }).some((f) => String(f).endsWith('.ts')))
+  .map((e) => e.name);
+if (UNLISTED.length > 0) {
+  throw new Error(`eslint.config.js: folder(s) ${UNLISTED.join(', ')} hold .ts files but have no layer; add each to its group (docs/architecture.md, "Layers").`);
+}
+
+const LAYERS = [
+  { name: 'lib', folders: LIB, may: [], why: 'lib/ is the bottom layer: it imports nothing outside lib/' },
+  { name: 'domain', folders: DOMAIN, may: LIB, why: 'account/ (the domain) imports only lib/' },
+  // db/ and events/ are one layer but do not import each other: the table lists only lib/ and account/.
+  { name: 'storage and messaging', folders: STORAGE, may: [...LIB, ...DOMAIN], why: 'db/ and events/ import only lib/ and account/' },
+  { name: 'http', folders: HTTP, may: [...LIB, ...DOMAIN, ...STORAGE], why: 'http/ is below the features: it imports only lib/, account/, db/ and events/' },
+  { name: 'features', folders: FEATURES, may: [...LIB, ...DOMAIN, ...STORAGE, ...HTTP, ...WORKFLOWS, ...FEATURES], why: 'a feature imports the layers below it and other features, never an entry point (api/, worker/, cli/, scripts/) nor test/, bench/, examples/' },
+  { name: 'entry points', folders: ENTRY, may: ALL.filter((f) => !NOT_PRODUCT.includes(f)), why: 'product code never imports test/, bench/ or examples/' },
+];
+
+/** Deepest folder level of any .ts file under a top-level folder (a file at level k reaches the root by k `../`). */
+const MAX_DEPTH = 5;
+
+/** A regex matching a relative import, from a file `depth` folders below the root, of any of `folders`. */
+const reaching = (depth, folders) => `^(\\.\\./){${depth}}(${folders.join('|')})(/|$)`;
+
+/** One config per folder group and file depth, so `../x` from `a/b/c.ts` (a/x) is told apart from `../../x`. */
+function layerRules(folders, patternsAt) {
+  const configs = [];
+  for (let depth = 1; depth <= MAX_DEPTH; depth++) {
+    const files = folders.map((f) => `${f}/${'*/'.repeat(depth - 1)}*.ts`);
+    configs.push({ files, rules: { 'no-restricted-imports': ['error', { paths: patternsAt.paths ?? [], patterns: patternsAt.patterns(depth) }] } });
+  }
+  return configs;
+}
+
+const layerConfigs = LAYERS.flatMap((layer) =>
+  layer.folders.flatMap((folder) => {
+    const forbidden = ALL.filter((f) => f !== folder && !layer.may.includes(f));
+    return layerRules([folder], {
+      patterns: (depth) => [{ regex: reaching(depth, forbidden), caseSensitive: true, message: `${layer.why} (docs/architecture.md, layer "${layer.name}").` }],
+    });
+  }),
+);
+
+// Workflow code: deterministic (no Node built-ins, no I/O modules); at run time it imports only
+// lib/ and workflows/; the activities and stores of the layers below and of the features as types
+// only; nothing of http/ or an entry point at all.
+const workflowConfigs = layerRules(WORKFLOWS, {
+  paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
+  patterns: (depth) => [
+    { group: ['pg', 'knex', '@nats-io/*', 'koa', '@koa/*', 'undici', 'pino'], message: 'Workflow code does no I/O: call an activity.' },
+    {
+      regex: reaching(depth, [...DOMAIN, ...STORAGE, ...FEATURES]),
+      caseSensitive: true,
+      allowTypeImports: true,
+      message: 'Workflows import activities and stores as types only (import type) (docs/architecture.md, layer "workflows").',
+    },
+    {
+      regex: reaching(depth, [...HTTP, ...ENTRY, ...NOT_PRODUCT]),
+      caseSensitive: true,
+      message: 'Workflows import nothing of http/ or an entry point (docs/architecture.md, layer "workflows").',
+    },
+  ],
+}).map((c) => ({ ...c, rules: { ...c.rules, '@typescript-eslint/consistent-type-imports': 'error' } }));
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.venv/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -27,40 +109,6 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
-  {
-    files: ['workflows/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
-          patterns: [
-            { group: ['pg', 'knex', '@nats-io/*', 'koa', '@koa/*', 'undici', 'pino'], message: 'Workflow code does no I/O: call an activity.' },
-            {
-              group: ['../activities', '../activities/*', '../imports/*', '../emails/*', '../maintenance/*', '../registration/*', '../db/*', '../events/*', '../api/*'],
-              allowTypeImports: true,
-              message: 'Import activities and stores as types only (import type).',
-            },
-          ],
-        },
-      ],
-      '@typescript-eslint/consistent-type-imports': 'error',
-    },
-  },
-  {
-    files: ['lib/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ABOVE_LIB.flatMap((dir) => [`../${dir}`, `../${dir}/*`, `../../${dir}`, `../../${dir}/*`]),
-              message: 'lib/ is the bottom layer: it imports nothing from the layers or features above it (docs/architecture.md).',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ...layerConfigs,
+  ...workflowConfigs,
 );

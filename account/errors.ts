@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 import { IssueList, NON_FIELD_ERRORS } from './issues';
 
 /**
- * Integer fields whose range error has its own code (RULES.md: `day_of_month` 1–28 →
+ * Integer fields whose range error has its own code (docs/spec/RULES.md: `day_of_month` 1–28 →
  * invalid_day_of_month). Every other range error is min_value / max_value.
  */
 const RANGE_CODE_BY_FIELD: Record<string, string> = { day_of_month: 'invalid_day_of_month' };
@@ -36,7 +36,14 @@ function valueAt(root: unknown, parts: string[]): unknown {
  * Stops translating once `out` is full; the rest are only counted.
  * One item per (attr, code): ajv may report the same fault twice (e.g. format and maxLength).
  */
-export function translateAjvErrors(errors: readonly ErrorObject[], root: unknown, out: IssueList, prefix = ''): void {
+export function translateAjvErrors(
+  errors: readonly ErrorObject[],
+  root: unknown,
+  out: IssueList,
+  prefix = '',
+  /** The detail of an `unknown_field` at `attr`, when it says more than the default (the Account's platform fields). */
+  unknownFieldDetail?: (attr: string) => string | undefined,
+): void {
   const seen = new Set<string>();
   for (const e of errors) {
     if (out.full) {
@@ -103,6 +110,6 @@ export function translateAjvErrors(errors: readonly ErrorObject[], root: unknown
     const key = `${attr}\u0000${code}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.add(code, attr, detail);
+    out.add(code, attr, (code === 'unknown_field' && unknownFieldDetail?.(attr)) || detail);
   }
 }

@@ -120,7 +120,7 @@ for (let n = 28; n <= 35; n++) PSR_NEEDS.push([String(n), `Industry needs code $
 
 /**
  * Default seed, written by migration 0002 and used by tests: enough to make
- * /work/shared/examples/account-dual-fuel.json valid, plus a realistic handful of each kind.
+ * examples/account-dual-fuel.json valid, plus a realistic handful of each kind.
  * Operators change it with the operator CLI; validators see changes via ReferenceDataCache.
  */
 export const DEFAULT_REFERENCE_DATA_ROWS: readonly ReferenceDataRow[] = [

@@ -1,5 +1,5 @@
 /**
- * The Account payload of spec/data-import-api.md as TypeBox schemas (plain JSON Schema data).
+ * The Account payload of docs/spec/data-import-api.md as TypeBox schemas (plain JSON Schema data).
  * Compiled once by account/ajv.ts; the same data will produce the OpenAPI document.
  * One file over 300 lines on purpose: the whole Account reads top to bottom like the spec's field
  * tables; field groups used twice (person, reading, address lines) are written once below.

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { ajv, ajvFirstError } from './ajv';
+import { platformFieldDetail } from './platformFields';
 import { translateAjvErrors } from './errors';
 import type { IssueList } from './issues';
 import { AccountSchema, REFERENCED_SCHEMAS, type Account } from './schema';
@@ -89,7 +90,7 @@ function isPlainObject(v: unknown): v is Json {
 
 function walk(nodeId: string, data: Json, prefix: string, out: IssueList): void {
   const node = nodes.get(nodeId) as Node;
-  if (!node.validate(data)) translateAjvErrors(node.validate.errors ?? [], data, out, prefix);
+  if (!node.validate(data)) translateAjvErrors(node.validate.errors ?? [], data, out, prefix, platformFieldDetail);
   for (const child of node.children) {
     if (out.dropped > 0) return;
     const value = data[child.field];

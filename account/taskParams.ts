@@ -4,7 +4,7 @@ import { translateAjvErrors } from './errors';
 import { IssueList } from './issues';
 
 /**
- * The envelope form of the request body (DESIGN.md, "Request body forms"):
+ * The envelope form of the request body (docs/spec/DESIGN.md, "Request body forms"):
  * `{payload: Account, task_params: {is_dry_run, schedule_window_start, schedule_window_end}}`.
  * An Account has no field `payload`, so a body with one is an envelope.
  *

@@ -1,13 +1,13 @@
 import Koa from 'koa';
 import type { AppDeps } from './deps';
-import { errorHandler } from './middleware/errors';
-import { observe, securityHeaders } from './middleware/observe';
-import { requestTimeout } from './middleware/timeout';
-import { allowedMethods } from './middleware/allowedMethods';
+import { errorHandler } from '../http/middleware/errors';
+import { observe, securityHeaders } from '../http/middleware/observe';
+import { requestTimeout } from '../http/middleware/timeout';
+import { allowedMethods } from '../http/middleware/allowedMethods';
 import { apiRouters } from './extras';
 
 /**
- * Builds the Koa application (STYLE.md #10: tests drive `app.callback()` without a port).
+ * Builds the Koa application (docs/spec/STYLE.md #10: tests drive `app.callback()` without a port).
  * Middleware order: error rendering first, so nothing below can answer a stack trace.
  * There is one app: tests build it from the same dependencies as api/main.ts (authentication
  * always required; a test passes a small AuthStore or the real one).

@@ -1,13 +1,12 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import type { PayloadBudget } from '../lib/payloadBudget';
-import type { Middleware } from 'koa';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
 import type { ReferenceDataCache } from '../account/referenceDataCache';
 import type { DocumentStore } from '../account/documents';
 import type { AuthStore } from '../auth/store';
+import type { RouteDeps } from '../http/deps';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -26,10 +25,5 @@ export interface AppDeps {
   authStore: AuthStore;
 }
 
-/** A data-import router's dependencies: the app's, and the authentication every operation runs first. */
-export interface RouterDeps extends AppDeps {
-  /** Authentication, then the organisation's rate limit (built once by createApp). */
-  authenticate: Middleware;
-  /** Large request bodies held at once (API_BODY_BUDGET; api/middleware/jsonBody.ts). */
-  bodyBudget: PayloadBudget;
-}
+/** A data-import router's dependencies: the app's, and the authentication every operation runs first (http/deps.ts). */
+export interface RouterDeps extends AppDeps, RouteDeps {}

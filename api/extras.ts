@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppDeps, RouterDeps } from './deps';
-import { createAuthenticator } from './middleware/authenticate';
-import { rateLimit, TokenBucketLimiter } from './middleware/rateLimit';
+import { createAuthenticator } from '../auth/authenticate';
+import { rateLimit, TokenBucketLimiter } from '../http/middleware/rateLimit';
 import { healthRouter } from './routes/health';
 import { importsRouter } from './routes/imports';
 import { graphqlRouter } from './routes/graphql';

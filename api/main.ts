@@ -1,3 +1,5 @@
+// First: tracing patches the HTTP and PostgreSQL modules before anything loads them.
+import './tracing';
 import http from 'node:http';
 import { bootProcess } from '../lib/boot';
 import { createMetrics, registerDatabaseGauges } from '../lib/metrics';
@@ -11,6 +13,7 @@ import { outboxBacklog } from '../events/outbox';
 import { createApp } from './app';
 import { dbAuthStore } from '../auth/store';
 import { startOpsServer } from '../ops/server';
+import { deployStatus } from '../deploys/status';
 import { registerCustomerEmailGauge } from '../emails/metrics';
 
 bootProcess('api', async ({ config, log, onShutdown }) => {
@@ -48,7 +51,7 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
   const port = typeof addr === 'object' && addr ? addr.port : config.http.port;
   log.info({ url: `http://${config.http.host}:${port}` }, 'API listening');
   // The operations page: a second listener of this process (OPS_BIND), read-only.
-  const ops = await startOpsServer(config, { db, log });
+  const ops = await startOpsServer(config, { db, log, deployment: () => deployStatus(temporal, config) });
 
   onShutdown(async () => {
     // Stop accepting, let in-flight requests finish, then close the clients.

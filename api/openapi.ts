@@ -3,7 +3,7 @@
 import { AccountSchema, REFERENCED_SCHEMAS } from '../account/schema';
 import { EnvelopeSchema } from '../account/taskParams';
 import { IMPORT_STATUSES } from '../imports/store';
-import type { ErrorCode } from './errors';
+import type { ErrorCode } from '../http/errors';
 import { GRAPHQL_BODY_LIMIT_BYTES } from './routes/graphql';
 import { MAX_STATUS_NUMBERS, StatusesRequestSchema } from './routes/imports';
 import { TOKEN_ERRORS } from '../auth/tokens';
@@ -12,7 +12,7 @@ import { platformPaths, platformSchemas } from '../platform/openapi';
 /**
  * The OpenAPI 3.1 document of the REST API and the GraphQL token endpoint, built from the same
  * schema data the validator compiles (account/schema.ts, account/taskParams.ts) and the one list
- * of error codes (api/errors.ts), so the document cannot drift from the code.
+ * of error codes (http/errors.ts), so the document cannot drift from the code.
  *
  * Every sub-schema that carries an `$id` (`https://schemas.data-import/account/<Name>.json`)
  * becomes `#/components/schemas/<Name>` and is referenced from where it was nested: tools that do
@@ -64,12 +64,23 @@ function errorSchema(codes: ErrorCode[], description?: string) {
   };
 }
 
-function importProcessError(codes: ErrorCode[]) {
+/**
+ * `errors` of a v2 400 that is not per field: always there, always empty (the platform's
+ * StandardizedValidationErrorResponse requires the key; docs/platform-compatibility.md).
+ */
+const NO_ISSUES = { type: 'array', maxItems: 0, items: { $ref: '#/components/schemas/Issue' }, description: 'Always present (the platform\'s shape); empty when the failure is not per field.' };
+
+function importProcessError(codes: ErrorCode[], withIssues: boolean) {
   return {
     type: 'object',
-    required: ['code', 'detail', 'domain'],
+    required: ['code', 'detail', 'domain', ...(withIssues ? ['errors'] : [])],
     additionalProperties: false,
-    properties: { code: { type: 'string', enum: codes }, detail: { type: 'string' }, domain: { type: 'string', const: 'import_process' } },
+    properties: {
+      code: { type: 'string', enum: codes },
+      detail: { type: 'string' },
+      domain: { type: 'string', const: 'import_process' },
+      ...(withIssues ? { errors: NO_ISSUES } : {}),
+    },
   };
 }
 
@@ -112,7 +123,7 @@ const ISSUE = {
   additionalProperties: false,
   properties: {
     detail: { type: 'string' },
-    code: { type: 'string', description: 'Stable; see RULES.md for the list of validation codes.' },
+    code: { type: 'string', description: 'Stable; see docs/spec/RULES.md for the list of validation codes.' },
     attr: { type: 'string', description: 'Dot path to the input (`customers.0.landline`), or `non_field_errors`.' },
   },
 };
@@ -141,19 +152,42 @@ function responseSchemas() {
     Issue: ISSUE,
     Warnings: { type: 'object', required: ['warnings'], additionalProperties: false, properties: { warnings: { type: 'array', items: ref('Issue') } } },
     ParseError: errorSchema(codesOf('parse_error', 'invalid'), 'Malformed JSON, a body that is not a JSON object, or no body (`parse_error`); a text value PostgreSQL cannot store, U+0000 (`invalid`).'),
+    V2ParseError: {
+      type: 'object',
+      description: 'Malformed JSON, a body that is not a JSON object, or no body (`parse_error`); a text value PostgreSQL cannot store, U+0000 (`invalid`). With `errors`, empty, as every v2 400.',
+      required: ['detail', 'code', 'errors'],
+      additionalProperties: false,
+      properties: { detail: { type: 'string', description: 'Human-readable; wording may change.' }, code: { type: 'string', enum: codesOf('parse_error', 'invalid') }, errors: NO_ISSUES },
+    },
+    NonFieldErrors: {
+      type: 'object',
+      description:
+        "The platform's NonFieldErrors: `non_field_errors` lists one message per issue (`<attr>: <detail>`), or the error's detail; `code` is ours and stable; `errors` lists the issues when there are any.",
+      required: ['non_field_errors', 'code'],
+      additionalProperties: false,
+      properties: {
+        non_field_errors: { type: 'array', minItems: 1, items: { type: 'string' } },
+        code: { type: 'string', enum: codesOf('validation_error', 'parse_error', 'invalid', 'import_supplier_migration_not_ongoing') },
+        errors: { type: 'array', minItems: 1, items: ref('Issue') },
+      },
+    },
     AccountValidationFailed: {
       type: 'object',
       required: ['detail', 'code', 'errors'],
       additionalProperties: false,
       properties: { detail: { type: 'string' }, code: { type: 'string', enum: codesOf('account_failed_validation') }, errors: { type: 'array', items: ref('Issue') } },
     },
-    ImportProcessError: importProcessError(codesOf('import_process_failed_validation', 'import_supplier_migration_not_ongoing')),
-    ImportProcessConflict: importProcessError(codesOf('import_process_in_progress')),
+    ImportProcessError: importProcessError(codesOf('import_process_failed_validation', 'import_supplier_migration_not_ongoing'), true),
+    ImportProcessConflict: importProcessError(codesOf('import_process_in_progress'), false),
     AlreadyImported: {
       type: 'object',
-      required: ['non_field_errors', 'account_id'],
+      description: "The spec's body (`non_field_errors`, `account_id`) with the platform's `code`, `detail` and `errors` (empty) beside it.",
+      required: ['non_field_errors', 'account_id', 'code', 'detail', 'errors'],
       additionalProperties: false,
       properties: {
+        code: { type: 'string', enum: codesOf('account_import_process_already_imported') },
+        detail: { type: 'string' },
+        errors: NO_ISSUES,
         non_field_errors: {
           type: 'object',
           required: ['detail', 'code'],
@@ -289,7 +323,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           requestBody: accountBody,
           responses: {
             '200': json(ref('Warnings'), 'Valid; the warnings do not stop an import.'),
-            '400': json({ oneOf: [ref('AccountValidationFailed'), ref('ParseError')] }, 'Every error of the payload (`account_failed_validation`), or an unreadable body (`parse_error`). A supplier outside your grant is reported as `import_supplier_not_found`.'),
+            '400': json({ oneOf: [ref('AccountValidationFailed'), ref('V2ParseError')] }, 'Every error of the payload (`account_failed_validation`), or an unreadable body (`parse_error`, `errors` empty). A supplier outside your grant is reported as `import_supplier_not_found`.'),
             ...common(true),
           },
         },
@@ -303,7 +337,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           requestBody: accountBody,
           responses: {
             '201': json(ref('Warnings'), 'Scheduled; follow it with the status operation.'),
-            '400': json({ oneOf: [ref('ImportProcessError'), ref('AlreadyImported'), ref('ParseError')] }, 'Invalid (`import_process_failed_validation`: run validate for the details), supplier not accepting migrations (`import_supplier_migration_not_ongoing`), already imported (`account_import_process_already_imported`), or an unreadable body.'),
+            '400': json({ oneOf: [ref('ImportProcessError'), ref('AlreadyImported'), ref('V2ParseError')] }, 'Invalid (`import_process_failed_validation`: run validate for the details), supplier not accepting migrations (`import_supplier_migration_not_ongoing`), already imported (`account_import_process_already_imported`), or an unreadable body; each with `code`, `detail` and `errors` (empty), as the platform\'s v2 400.'),
             '409': json(ref('ImportProcessConflict'), 'An import of this account is PENDING or IN_PROGRESS (`import_process_in_progress`).'),
             ...common(true),
           },
@@ -334,7 +368,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           requestBody: { required: true, content: { 'application/json': { schema: ref('ImportStatusesRequest') } } },
           responses: {
             '200': json(ref('ImportStatuses'), 'The records found, and the numbers without an import process.'),
-            '400': json({ oneOf: [ref('QueryValidationFailed'), ref('ParseError')] }, `A body of the wrong shape (\`validation_error\` with every issue: \`unknown_field\`, \`required\`, \`invalid\` for a wrong type or no number, \`blank\`, \`max_length\` for more than ${MAX_STATUS_NUMBERS} numbers or a value too long), or an unreadable body (\`parse_error\`).`),
+            '400': json({ oneOf: [ref('QueryValidationFailed'), ref('V2ParseError')] }, `A body of the wrong shape (\`validation_error\` with every issue: \`unknown_field\`, \`required\`, \`invalid\` for a wrong type or no number, \`blank\`, \`max_length\` for more than ${MAX_STATUS_NUMBERS} numbers or a value too long), or an unreadable body (\`parse_error\`).`),
             ...common(true),
           },
         },

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 /**
  * Compact JWS with HS256 only, over node:crypto.
  *
- * Why not `jose` (installed): jose 6 is published as ES modules only. Node 20.19+ loads it with
+ * Why not `jose` (so not a dependency): jose 6 is published as ES modules only. Node 20.19+ loads it with
  * require(esm), but jest 30 on Node 20 cannot (its module registry refuses ESM from
  * node_modules unless jest.config.js transforms it), so every test of this path would fail. The
  * part of JWT we need is small and fixed: one algorithm, one key, no key discovery — which also

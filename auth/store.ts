@@ -5,7 +5,7 @@ import type { KeyRecord, NewRefreshToken, RotateOutcome, TokenStore } from './to
 
 /**
  * Organisations, supplier grants, API keys and refresh tokens (migration 0005). Every function
- * takes a knex handle that may be a transaction (STYLE.md #8); only `rotateRefreshToken` opens its
+ * takes a knex handle that may be a transaction (docs/spec/STYLE.md #8); only `rotateRefreshToken` opens its
  * own when given the root handle, because rotation must be atomic.
  */
 

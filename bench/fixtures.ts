@@ -7,13 +7,11 @@ import type { Account } from '../account/schema';
  * Both are valid with DEFAULT_REFERENCE_DATA_ROWS and supplier DEMO_ENERGY, today 2026-11-21.
  */
 
-const EXAMPLE_PATH = process.env.ACCOUNT_EXAMPLE ?? path.resolve(__dirname, '../../shared/examples/account-dual-fuel.json');
-const FALLBACK_PATH = '/work/shared/examples/account-dual-fuel.json';
+const EXAMPLE_PATH = process.env.ACCOUNT_EXAMPLE ?? path.resolve(__dirname, '../examples/account-dual-fuel.json');
 
-/** The shared example account (2 customers, 1 electricity and 1 gas meter point). */
+/** The example account of examples/ (2 customers, 1 electricity and 1 gas meter point). */
 export function buildSmallAccount(): Account {
-  const file = fs.existsSync(EXAMPLE_PATH) ? EXAMPLE_PATH : FALLBACK_PATH;
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as Account;
+  return JSON.parse(fs.readFileSync(EXAMPLE_PATH, 'utf8')) as Account;
 }
 
 const MPAN_PRIMES = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43];

@@ -1,5 +1,5 @@
 /**
- * Growth benchmark (issue 17): does the millionth account cost what the first did?
+ * Growth benchmark (docs/scaling.md): does the millionth account cost what the first did?
  *
  *   npm run bench:scale                              (sizes 0, 50,000 and 250,000: about half an hour)
  *   SCALE_SIZES=0,5000,20000 npm run bench:scale     (a quick run)

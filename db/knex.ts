@@ -46,10 +46,6 @@ export class DirectoryMigrationSource implements Knex.MigrationSource<string> {
   }
 }
 
-export async function migrateLatest(db: Db): Promise<void> {
-  await db.migrate.latest();
-}
-
 /** Creates the database named in `url` when it does not exist (connects to the `postgres` database). */
 export async function ensureDatabase(url: string): Promise<void> {
   const u = new URL(url);

@@ -1,5 +1,5 @@
 import type { NewEvent } from '../events/outbox';
-import { importWorkflowId } from '../imports/workflowId';
+import { accountOrderingKey } from '../events/orderingKey';
 import type { CustomerEmail } from './store';
 
 /**
@@ -12,7 +12,7 @@ export function bouncedEvent(e: CustomerEmail, at: Date): NewEvent {
     type: 'comms.customer_email_bounced',
     version: 'v1',
     key: `customer_email:${e.id}:bounced:attempt-${e.attempts}`,
-    orderingKey: importWorkflowId(e.importSupplier ?? '', e.externalAccountNumber ?? e.accountNumber),
+    orderingKey: accountOrderingKey(e.importSupplier ?? '', e.externalAccountNumber ?? e.accountNumber),
     occurredAt: at,
     data: {
       account_number: e.accountNumber,

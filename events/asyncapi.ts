@@ -13,7 +13,7 @@ export interface AsyncApiOptions {
 const ENVELOPE_REF = '#/components/schemas/EventEnvelope';
 const EXAMPLE_OCCURRED_AT = '2026-11-21T09:30:00.000Z';
 
-// The envelope every message body has (DESIGN.md "Events"); each message narrows `type`,
+// The envelope every message body has (docs/spec/DESIGN.md "Events"); each message narrows `type`,
 // `version` and `data` to its catalogue entry.
 const EVENT_ENVELOPE = {
   type: 'object',
@@ -47,6 +47,12 @@ function headersSchema(entry: CatalogueEntry) {
       },
       [HEADER_TYPE]: { type: 'string', const: entry.type },
       [HEADER_VERSION]: { type: 'string', const: entry.version },
+      traceparent: {
+        type: 'string',
+        pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$',
+        description: 'W3C trace context of the import that produced the event (its publication span), when the import was traced: continue it in the consumer (docs/tracing.md).',
+      },
+      tracestate: { type: 'string', description: 'W3C trace state accompanying traceparent, when there is one.' },
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The message body of every published event (DESIGN.md "Events"): `data` is the catalogue payload.
+ * The message body of every published event (docs/spec/DESIGN.md "Events"): `data` is the catalogue payload.
  */
 export interface EventEnvelope<T = unknown> {
   id: string;

@@ -1,9 +1,25 @@
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { jetstreamManager, RetentionPolicy, StorageType, DiscardPolicy } from '@nats-io/jetstream';
+import { DiscardPolicy, JetStreamApiCodes, JetStreamApiError, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import type { Logger } from '../lib/logger';
 
 export type { NatsConnection };
+
+/**
+ * The JetStream API error codes (`err_code` of the server's answer) this service tells apart.
+ * nats.js names those its own client acts on (`JetStreamApiCodes`); the others are the server's
+ * (nats-server's JetStream error list: JSStreamNameExistErr is 10058).
+ */
+export const JS_API_CODES = {
+  streamNotFound: JetStreamApiCodes.StreamNotFound,
+  /** A stream of this name exists with other settings (an identical create is answered as a success). */
+  streamNameInUse: 10058,
+} as const;
+
+/** True when `err` is the JetStream API's answer with this error code: told by type and code, never by its wording. */
+export function isJetStreamApiError(err: unknown, code: number): err is JetStreamApiError {
+  return err instanceof JetStreamApiError && err.code === code;
+}
 
 export async function connectNats(url: string, name: string, log?: Logger): Promise<NatsConnection> {
   const nc = await connect({
@@ -23,7 +39,7 @@ export async function connectNats(url: string, name: string, log?: Logger): Prom
       for await (const s of nc.status()) {
         if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') log.warn({ nats: s.type }, 'nats connection status');
       }
-    })().catch(() => undefined);
+    })().catch((err: unknown) => log.warn({ err: String(err) }, 'nats connection status: watch ended'));
   }
   return nc;
 }
@@ -40,9 +56,9 @@ export interface StreamSettings {
 const nanos = (ms: number) => ms * 1_000_000;
 
 /**
- * Creates the events stream, or updates its settings: file storage, every subject under the
- * prefix, a duplicate window longer than the relay's retry horizon (so a republished id is
- * always recognised), retention limits from configuration.
+ * Creates the events stream, or updates the settings of the one there: file storage, every
+ * subject under the prefix, a duplicate window longer than the relay's retry horizon (so a
+ * republished id is always recognised), retention limits from configuration.
  */
 export async function ensureStream(nc: NatsConnection, s: StreamSettings): Promise<void> {
   const jsm = await jetstreamManager(nc);
@@ -58,15 +74,15 @@ export async function ensureStream(nc: NatsConnection, s: StreamSettings): Promi
     num_replicas: s.replicas,
   };
   try {
-    await jsm.streams.info(s.stream);
-  } catch {
-    try {
-      await jsm.streams.add(config);
-      return;
-    } catch (err) {
-      // Another process created it first: fall through to update.
-      if (!/already in use|exists/i.test(String(err))) throw err;
-    }
+    // Creates the stream; JetStream answers a create identical to the existing stream as a
+    // success, so a second process (or a restart) with the same settings stops here.
+    await jsm.streams.add(config);
+    return;
+  } catch (err) {
+    // It exists with other settings (changed configuration, or another process's create won the
+    // race): update them below. Anything else (no JetStream, a subject taken by another stream,
+    // a lost connection) is thrown as it is.
+    if (!isJetStreamApiError(err, JS_API_CODES.streamNameInUse)) throw err;
   }
   const { storage: _storage, ...updatable } = config;
   await jsm.streams.update(s.stream, updatable);

@@ -1,13 +1,17 @@
 import type { Knex } from 'knex';
 import { uuidFromKey } from '../lib/ids';
-import { validatePayload } from './catalogue';
+import { type CatalogueEvent, validatePayload } from './catalogue';
 import { EVENT_SOURCE, EventEnvelope } from './envelope';
 import { subjectFor } from './subjects';
+import { activeTraceContext } from '../lib/traceContext';
 
-export interface NewEvent {
-  type: string;
-  version: string;
-  data: unknown;
+/**
+ * An event to write: a catalogue event (type, version and its payload type, checked by the
+ * compiler; the payload is checked against its schema again when written) and where it belongs.
+ */
+export type NewEvent = CatalogueEvent & EventPlacement;
+
+export interface EventPlacement {
   /**
    * Business key of this occurrence, unique across all events (e.g.
    * `account-import:DEMO:X1:run-1:complete`). The event id is derived from it, so writing the
@@ -49,12 +53,16 @@ export function buildEnvelope(e: NewEvent): EventEnvelope {
  * ignored (idempotent retries). The queue's trigger (migration 0014) NOTIFYs the relay when the
  * transaction commits. `along`: the state change itself (an UPDATE or INSERT not yet run), made
  * by the same statement as a data-modifying WITH (one round trip for the change and its events).
+ * With tracing on, each row keeps the W3C trace context of the active span (the step's), which the
+ * relay continues when it publishes (migration 0015, docs/tracing.md); off, the statement is unchanged.
  */
 export async function enqueueEvents(trx: Knex, subjectPrefix: string, events: NewEvent[], opts: { along?: Knex.QueryBuilder } = {}): Promise<string[]> {
   if (events.length === 0) {
     if (opts.along) await opts.along;
     return [];
   }
+  const { traceparent, tracestate } = activeTraceContext();
+  const traced = traceparent ? { traceparent, tracestate: tracestate ?? null } : {};
   const rows = events.map((e) => {
     const check = validatePayload(e.type, e.version, e.data);
     if (!check.ok) throw new EventSchemaError(e.type, e.version, check.errors);
@@ -67,6 +75,7 @@ export async function enqueueEvents(trx: Knex, subjectPrefix: string, events: Ne
       ordering_key: e.orderingKey,
       envelope: JSON.stringify(envelope),
       created_at: e.occurredAt,
+      ...traced,
     };
   });
   // One statement for the lot, in the given order (seq follows insertion order). Each new row also

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { jetstream, JetStreamClient } from '@nats-io/jetstream';
-import { headers as natsHeaders } from '@nats-io/nats-core';
+import { headers as natsHeaders, type MsgHdrs } from '@nats-io/nats-core';
 import type { Knex } from 'knex';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type TextMapSetter } from '@opentelemetry/api';
 import type { NatsConnection } from './nats';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
@@ -28,7 +29,13 @@ interface OutboxRow {
   ordering_key: string;
   envelope: unknown;
   created_at: Date;
+  /** The W3C trace context of the step that wrote the event (migration 0015), when it was traced. */
+  traceparent: string | null;
+  tracestate: string | null;
 }
+
+const headerSetter: TextMapSetter<MsgHdrs> = { set: (h, key, value) => h.set(key, value) };
+const tracer = trace.getTracer('data-import-relay');
 
 // Session advisory lock: one relay publishes at a time, so the order of the outbox is the order
 // of the stream. Other replicas stand by and take over when the leader's connection goes.
@@ -41,6 +48,11 @@ const MAX_BACKOFF_MS = 30_000;
  * order is kept even when a publish fails half-way; different keys are published concurrently.
  * A crash between ack and mark republishes the same Nats-Msg-Id, which JetStream drops within
  * its duplicate window.
+ *
+ * An event written inside a trace (its row's `traceparent`) is published as a span of that trace,
+ * `publish <subject>`, whose context the message carries in W3C `traceparent` / `tracestate`
+ * headers (docs/tracing.md); with tracing off in this process the stored context is passed on as
+ * it is, so a consumer still continues the import's trace.
  */
 export class OutboxRelay {
   private js: JetStreamClient;
@@ -87,7 +99,7 @@ export class OutboxRelay {
           this.wake?.();
         }
       }
-    })().catch(() => undefined);
+    })().catch((err: unknown) => this.o.log.warn({ err: String(err) }, 'outbox relay: NATS status watch ended'));
   }
 
   /** Publishes everything pending now (used by tests and by shutdown); returns how many were acked. */
@@ -169,7 +181,7 @@ export class OutboxRelay {
     const rows: OutboxRow[] = await this.o
       .db('outbox_pending as p')
       .join('outbox as o', 'o.seq', 'p.seq')
-      .select('o.seq', 'o.event_id', 'o.event_type', 'o.event_version', 'o.subject', 'o.ordering_key', 'o.envelope', 'o.created_at')
+      .select('o.seq', 'o.event_id', 'o.event_type', 'o.event_version', 'o.subject', 'o.ordering_key', 'o.envelope', 'o.created_at', 'o.traceparent', 'o.tracestate')
       .orderBy('p.seq')
       .limit(this.o.batchSize);
     if (rows.length === 0) return { published: 0, fetched: 0, failed: 0 };
@@ -225,6 +237,47 @@ export class OutboxRelay {
     h.set(HEADER_TYPE, row.event_type);
     h.set(HEADER_VERSION, row.event_version);
     const body = typeof row.envelope === 'string' ? row.envelope : JSON.stringify(row.envelope);
-    await this.js.publish(row.subject, body, { msgID: row.event_id, headers: h });
+    const send = () => this.js.publish(row.subject, body, { msgID: row.event_id, headers: h });
+    if (!row.traceparent) {
+      await send();
+      return;
+    }
+    const parent = propagation.extract(ROOT_CONTEXT, { traceparent: row.traceparent, ...(row.tracestate ? { tracestate: row.tracestate } : {}) });
+    const span = tracer.startSpan(`publish ${row.subject}`, { kind: SpanKind.PRODUCER, attributes: publishAttributes(row) }, parent);
+    if (!span.isRecording() && !trace.getSpan(parent)) {
+      // Tracing is off in this process (no propagator to read the row's context): pass it on as it is.
+      h.set('traceparent', row.traceparent);
+      if (row.tracestate) h.set('tracestate', row.tracestate);
+    } else {
+      propagation.inject(trace.setSpan(parent, span), h, headerSetter);
+    }
+    await endWith(span, context.with(trace.setSpan(parent, span), send));
+  }
+}
+
+/** Messaging attributes of a publish span (OpenTelemetry semantic conventions). */
+function publishAttributes(row: OutboxRow) {
+  return {
+    'messaging.system': 'nats',
+    'messaging.operation.type': 'send',
+    'messaging.operation.name': 'publish',
+    'messaging.destination.name': row.subject,
+    'messaging.message.id': row.event_id,
+    'data_import.event.type': row.event_type,
+    'data_import.event.version': row.event_version,
+    'data_import.ordering_key': row.ordering_key,
+  };
+}
+
+/** Ends the span when `p` settles, marked as an error if it failed. */
+async function endWith<T>(span: Span, p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    span.recordException(err instanceof Error ? err : String(err));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: String(err) });
+    throw err;
+  } finally {
+    span.end();
   }
 }

@@ -103,8 +103,10 @@ function parse(m: JsMsg): EventEnvelope | undefined {
   try {
     const v = m.json<EventEnvelope>();
     return v && typeof v.id === 'string' && typeof v.type === 'string' ? v : undefined;
-  } catch {
-    return undefined;
+  } catch (err) {
+    // A payload that is not JSON is no envelope (skipped below); any other failure is not ours to hide.
+    if (err instanceof SyntaxError) return undefined;
+    throw err;
   }
 }
 

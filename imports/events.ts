@@ -1,3 +1,4 @@
+import type { EventType, PayloadOf, VersionOf } from '../events/catalogue';
 import type { NewEvent } from '../events/outbox';
 import type { CreatedAccount } from '../db/stores/accountStore';
 
@@ -14,7 +15,10 @@ export interface EventScope {
   at: Date;
 }
 
-function ev(scope: EventScope, type: string, version: string, name: string, data: unknown): NewEvent {
+/** One event of the import: `data` is the catalogue payload type of `type` and `version`, so a wrong field does not compile. */
+function ev<T extends EventType, V extends VersionOf<T>>(scope: EventScope, type: T, version: V, name: string, data: PayloadOf<T, V>): NewEvent {
+  // The parameters tie type, version and payload together; the compiler cannot follow that
+  // through the generic union, so the one cast is here, with the check at every call.
   return {
     type,
     version,
@@ -22,11 +26,11 @@ function ev(scope: EventScope, type: string, version: string, name: string, data
     key: `${scope.workflowId}:run-${scope.run}:${name}`,
     orderingKey: scope.workflowId,
     occurredAt: scope.at,
-  };
+  } as NewEvent;
 }
 
 /**
- * The events of a created account (DESIGN.md "Events"), in the order consumers see them: the
+ * The events of a created account (docs/spec/DESIGN.md "Events"), in the order consumers see them: the
  * account and what hangs off it first, the import's `complete` last, so a consumer that reacts
  * to `complete` finds every other event already delivered.
  */

@@ -6,7 +6,7 @@ import { importWorkflowId } from './workflowId';
 import { startImportWorkflow } from './startWorkflow';
 import { isUniqueViolation } from '../db/pgErrors';
 import { ACTIVE, findProcess, ImportProcess, insertFirstRun, type NewRun, setWorkflowRunId, upsertRun } from './store';
-import { AlreadyImportedError, AccountValidationError, HttpError, ImportProcessError } from '../api/errors';
+import { AlreadyImportedError, AccountValidationError, ImportProcessError } from '../http/errors';
 
 export interface ImportServiceDeps {
   db: Knex;
@@ -23,7 +23,7 @@ export async function validateAccount(validator: AccountValidator, body: unknown
 }
 
 /**
- * create (DESIGN.md "Flow of one import"): validate with the same validator; an account with no
+ * create (docs/spec/DESIGN.md "Flow of one import"): validate with the same validator; an account with no
  * import process yet is stored as run 1 in one INSERT; otherwise decide under the import row's
  * lock: already PROCESSED → 400; a run under way → 409; else store the payload (claim check) as
  * a new PENDING run. Then start its workflow. A crash after the commit
@@ -99,10 +99,4 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
     deps.log.warn({ err: String(err), workflowId: process.workflowId }, 'workflow start failed; the sweeper will retry');
   }
   return { warnings, process };
-}
-
-export function assertObject(body: unknown): void {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new HttpError('parse_error', 'The body must be a JSON object.');
-  }
 }

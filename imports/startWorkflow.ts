@@ -2,12 +2,17 @@ import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client
 import type { ImportProcess } from './store';
 import { accountImport, type AccountImportInput } from '../workflows/accountImport';
 import { ExternalAccountNumberKey, ImportStatusKey, ImportSupplierKey } from '../workflows/searchAttributes';
+import { activeTrace } from '../lib/traceContext';
 
 /**
  * Starts the workflow of one run of an import. Idempotent: starting a run whose workflow already
  * runs returns that one (a retried start, or the sweeper racing the API); the run number in the
  * memo tells them apart. The id reuse policy allows a new run after the previous one closed; the
  * database decides whether a new run is allowed at all, so two runs never act at once.
+ *
+ * With tracing on (docs/tracing.md) the start is a span of the caller's trace (the create
+ * request's), whose id the memo keeps as `traceId` (and the UI's details show): `temporal workflow
+ * describe -w <workflow id>` finds the trace of an import.
  */
 export async function startImportWorkflow(client: Client, taskQueue: string, p: ImportProcess): Promise<string> {
   const input: AccountImportInput = {
@@ -40,6 +45,7 @@ export async function startImportWorkflow(client: Client, taskQueue: string, p: 
 }
 
 async function start(client: Client, taskQueue: string, p: ImportProcess, input: AccountImportInput): Promise<string> {
+  const trace = activeTrace();
   {
     // Started by the function, not a string: the compiler checks `args` against its input, and its
     // name is the workflow type ('accountImport') that recorded histories and running workflows carry.
@@ -47,7 +53,7 @@ async function start(client: Client, taskQueue: string, p: ImportProcess, input:
       workflowId: p.workflowId,
       taskQueue,
       args: [input],
-      memo: { run: p.run, importProcessId: p.id },
+      memo: { run: p.run, importProcessId: p.id, ...(trace && { traceId: trace.id, traceSampled: trace.sampled }) },
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       workflowIdConflictPolicy: 'FAIL',
       typedSearchAttributes: [
@@ -56,7 +62,7 @@ async function start(client: Client, taskQueue: string, p: ImportProcess, input:
         { key: ImportStatusKey, value: 'PENDING' },
       ],
       staticSummary: `Import of account ${p.externalAccountNumber} for ${p.importSupplier}${p.isDryRun ? ' (dry run)' : ''}`,
-      staticDetails: `Import supplier: **${p.importSupplier}**\n\nExternal account number: **${p.externalAccountNumber}**\n\nRun: ${p.run}${p.isDryRun ? ' (dry run)' : ''}\n\nSchedule window: ${input.scheduleWindowStart} – ${input.scheduleWindowEnd}`,
+      staticDetails: `Import supplier: **${p.importSupplier}**\n\nExternal account number: **${p.externalAccountNumber}**\n\nRun: ${p.run}${p.isDryRun ? ' (dry run)' : ''}\n\nSchedule window: ${input.scheduleWindowStart} – ${input.scheduleWindowEnd}${trace ? `\n\nTrace: ${trace.id}${trace.sampled ? '' : ' (not sampled)'}` : ''}`,
     });
     return handle.firstExecutionRunId;
   }

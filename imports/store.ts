@@ -33,7 +33,7 @@ export interface LatestEvent {
   data: ImportError | null;
 }
 
-/** The latest_event that goes with each status (DESIGN.md table). */
+/** The latest_event that goes with each status (docs/spec/DESIGN.md table). */
 export function latestEventFor(status: ImportStatus, at: Date, error: ImportError | null = null): LatestEvent {
   const event: LatestEventName =
     status === 'PROCESSED'

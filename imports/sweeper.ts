@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { findUnstartedRuns, setWorkflowRunId } from './store';
@@ -39,9 +40,20 @@ export class UnstartedRunSweeper {
   async sweep(): Promise<number> {
     const runs = await findUnstartedRuns(this.o.db, this.o.graceSeconds ?? 15);
     for (const p of runs) {
-      const runId = await startImportWorkflow(this.o.temporal, this.o.taskQueue, p);
-      await setWorkflowRunId(this.o.db, p.id, p.run, runId);
-      this.o.log.info({ workflowId: p.workflowId, run: p.run }, 'started the workflow of a stored import');
+      // With tracing on, the import's trace begins here (its create request's trace ended with
+      // the API that died before starting it): the start, its statements and the run are one trace.
+      await trace.getTracer('data-import').startActiveSpan('sweeper start', { attributes: { temporalWorkflowId: p.workflowId, 'data_import.run': p.run } }, async (span) => {
+        try {
+          const runId = await startImportWorkflow(this.o.temporal, this.o.taskQueue, p);
+          await setWorkflowRunId(this.o.db, p.id, p.run, runId);
+          this.o.log.info({ workflowId: p.workflowId, run: p.run }, 'started the workflow of a stored import');
+        } catch (err) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: String(err) });
+          throw err;
+        } finally {
+          span.end();
+        }
+      });
     }
     return runs.length;
   }

@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError, Config } from './config';
 import { createLogger, Logger } from './logger';
 import { onShutdown } from './shutdown';
+import { activeTracing } from './tracing';
 
 export interface Boot {
   config: Config;
@@ -12,7 +13,7 @@ export interface Boot {
 /**
  * The bootstrap both long-running processes share (api/main.ts, worker/main.ts): the
  * configuration read once (a bad value exits 2 naming the variable), the process's logger, its
- * shutdown hook; a start-up failure exits 1 with `describeFailure`'s line on stderr.
+ * shutdown hook (which exports the spans still buffered last, when tracing is on: lib/tracing.ts); a start-up failure exits 1 with `describeFailure`'s line on stderr.
  */
 export function bootProcess(name: string, start: (boot: Boot) => Promise<void>, describeFailure: (err: unknown) => string): void {
   const run = async (): Promise<void> => {
@@ -27,7 +28,17 @@ export function bootProcess(name: string, start: (boot: Boot) => Promise<void>, 
       throw err;
     }
     const log = createLogger({ level: config.logLevel, name });
-    await start({ config, log, onShutdown: (stop, graceMs) => onShutdown(log, stop, graceMs) });
+    const tracing = activeTracing();
+    if (tracing) {
+      const { serviceName, protocol, sampler, ratio } = tracing.settings;
+      log.info({ serviceName, protocol, sampler, ...(sampler.endsWith('traceidratio') ? { ratio } : {}) }, 'tracing on: spans are exported over OTLP/HTTP');
+    }
+    // The process's stop, then the spans still buffered are exported before it exits.
+    const stopThenFlush = (stop: () => Promise<void>) => async () => {
+      await stop();
+      await activeTracing()?.shutdown();
+    };
+    await start({ config, log, onShutdown: (stop, graceMs) => onShutdown(log, stopThenFlush(stop), graceMs) });
   };
   run().catch((err: unknown) => {
     process.stderr.write(`${describeFailure(err)}\n`);

@@ -1,7 +1,9 @@
+import { BUILD_ID_PATTERN } from './buildInfo';
+
 /**
  * Configuration is read once from the environment, validated and frozen.
  * A bad value stops the process with a message naming the variable.
- * Every variable is listed in README.md ("Configuration").
+ * Every variable is listed in docs/configuration.md.
  */
 
 export class ConfigError extends Error {
@@ -94,6 +96,25 @@ function bindAddress(env: Env, name: string, fallback: string): { host: string; 
   return { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]) };
 }
 
+function deploymentName(env: Env, taskQueue: string): string {
+  const given = optStr(env, 'WORKER_DEPLOYMENT_NAME');
+  const v = given ?? taskQueue;
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(v)) {
+    throw new ConfigError('WORKER_DEPLOYMENT_NAME', given
+      ? `expected 1-100 letters, digits, '_' or '-', got ${JSON.stringify(v)}`
+      : `the task queue ${JSON.stringify(taskQueue)} cannot name the worker deployment (letters, digits, '_' and '-' only): set WORKER_DEPLOYMENT_NAME`);
+  }
+  return v;
+}
+
+function buildIdVar(env: Env, name: string): string | undefined {
+  const v = optStr(env, name);
+  if (v !== undefined && !BUILD_ID_PATTERN.test(v)) {
+    throw new ConfigError(name, `expected 1-64 letters, digits, '_', '-' or '.' (not starting with '-' or '.'), got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
 export const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i.test(host);
 
 export function loadConfig(env: Env = process.env) {
@@ -109,7 +130,7 @@ export function loadConfig(env: Env = process.env) {
       host: str(env, 'HOST', '127.0.0.1'),
       port: int(env, 'PORT', 8000, 0, 65535),
       bodyLimitBytes: bytes(env, 'BODY_LIMIT', 10 * 1024 * 1024),
-      /** Bytes of request bodies above 256 KiB one API process holds at once (api/middleware/jsonBody.ts). */
+      /** Bytes of request bodies above 256 KiB one API process holds at once (http/middleware/jsonBody.ts). */
       bodyBudgetBytes: bytes(env, 'API_BODY_BUDGET', 16 * 1024 * 1024),
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000),
     },
@@ -131,7 +152,7 @@ export function loadConfig(env: Env = process.env) {
       batchSize: int(env, 'OUTBOX_BATCH_SIZE', 200, 1, 10_000),
       pollIntervalMs: int(env, 'OUTBOX_POLL_INTERVAL_MS', 250, 10),
     },
-    /** Retention and the maintenance schedule (maintenance/retention.ts, README "Retention"). */
+    /** Retention and the maintenance schedule (maintenance/retention.ts, docs/operations.md "Retention and storage per account"). */
     retention: {
       outboxRetentionSeconds: int(env, 'RETENTION_OUTBOX_HOURS', 72, 0, 24 * 3650) * 3600,
       payloadRetentionSeconds: int(env, 'RETENTION_PAYLOAD_DAYS', 7, 0, 3650) * 86_400,
@@ -148,6 +169,11 @@ export function loadConfig(env: Env = process.env) {
       apiKey: optStr(env, 'TEMPORAL_API_KEY'),
       tls: bool(env, 'TEMPORAL_TLS', false),
       uiUrl: str(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),
+      /**
+       * The Worker Deployment the workers register their build in (docs/deploys.md): one per task
+       * queue by default. Temporal refuses a '.' in it.
+       */
+      deploymentName: deploymentName(env, str(env, 'TEMPORAL_TASK_QUEUE', 'data-import')),
     },
     worker: {
       maxConcurrentActivities: int(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 32, 1, 10_000),
@@ -155,6 +181,13 @@ export function loadConfig(env: Env = process.env) {
       /** Bytes of payloads above 256 KiB one worker holds at once (lib/payloadBudget.ts); one account at the default BODY_LIMIT fits. */
       payloadBudgetBytes: bytes(env, 'WORKER_PAYLOAD_BUDGET', 16 * 1024 * 1024),
       metricsPort: int(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),
+      /** The build id, for builds made outside git (lib/buildInfo.ts); a compiled build carries its own. */
+      buildId: buildIdVar(env, 'WORKER_BUILD_ID'),
+      /**
+       * `if-none`: a worker makes its build the deployment's current version when the deployment
+       * has none (the first start on a namespace); `never`: only an operator does (docs/deploys.md).
+       */
+      becomeCurrent: oneOf(env, 'WORKER_BECOME_CURRENT', ['if-none', 'never'] as const, 'if-none'),
     },
     email: {
       /** The mail relay (smtp:// or smtps://, credentials in the URL); `npm run up` starts a local inbox when unset. */

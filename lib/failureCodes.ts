@@ -1,6 +1,6 @@
 /**
  * Every stable failure type the workflows record (ApplicationFailure.type at the activity
- * boundary, STYLE.md #5): it becomes the import's latest_error.code, or post_import.error's
+ * boundary, docs/spec/STYLE.md #5): it becomes the import's latest_error.code, or post_import.error's
  * error_code, so these strings are part of the API and the event catalogue and never change.
  * Pure constants: the workflow bundle imports this module, so it imports nothing.
  */
@@ -24,7 +24,7 @@ export const REGISTRATION_FAILURE = {
   eventSchema: 'event_schema_violation',
 } as const;
 
-/** The customer e-mail steps of post-import (emails/activities.ts): post_import.error's error_code. */
+/** The customer e-mail steps of post-import (imports/activities/customerEmails.ts): post_import.error's error_code. */
 export const EMAIL_FAILURE = {
   superseded: 'import_process_superseded',
   senderNotConfigured: 'customer_email_sender_not_configured',

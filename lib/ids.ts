@@ -6,7 +6,7 @@ const NAMESPACE = Buffer.from('6f1c2b7e4d8a4f0e9b3c5a1d2e7f8091', 'hex');
 /**
  * A deterministic UUID (RFC 9562 version 5) from a business key. Event ids are built this way:
  * a retried activity rebuilds the same id, so the outbox keeps one row and JetStream drops a
- * republished copy (STYLE.md #4).
+ * republished copy (docs/spec/STYLE.md #4).
  */
 export function uuidFromKey(key: string): string {
   const hash = crypto.createHash('sha1').update(NAMESPACE).update(key, 'utf8').digest();

@@ -1,4 +1,5 @@
 import pino, { Logger } from 'pino';
+import { traceLogFields } from './traceContext';
 
 export type { Logger };
 
@@ -22,8 +23,14 @@ export const REDACT_PATHS = [
   'req.headers.cookie',
 ];
 
+/**
+ * A line written inside a trace carries its `trace_id`, `span_id` and `trace_flags` (the API's
+ * request line, each import step's lines...): grep one import's trace id across processes, or
+ * open its trace (docs/tracing.md). Outside a trace, and when tracing is off, nothing is added.
+ */
 export function createLogger(opts: { level: string; name: string }): Logger {
   return pino({
+    mixin: traceLogFields,
     name: opts.name,
     level: opts.level,
     base: { service: 'data-import', component: opts.name },

@@ -2,7 +2,7 @@ import client from 'prom-client';
 
 /**
  * One registry per process. The API exposes it at GET /metrics; the worker on its own port.
- * Metric names are part of the operations contract (README "Operations").
+ * Metric names are part of the operations contract (docs/operations.md).
  */
 export function createMetrics(component: string) {
   const registry = new client.Registry();

@@ -16,7 +16,7 @@ const flags = (v: string | undefined, defaults: readonly string[]) => (v === und
 /**
  * The API's heap capped the same way: uncapped, its peak RSS grew to 244–249 MiB over a
  * 1,500-account run on ~40 MiB live; capped 133 MiB at the same CPU (bench/NOTES.md "Memory").
- * Its body budget (API_BODY_BUDGET, api/middleware/jsonBody.ts) keeps very large bodies within it.
+ * Its body budget (API_BODY_BUDGET, http/middleware/jsonBody.ts) keeps very large bodies within it.
  */
 export const DEFAULT_API_NODE_OPTIONS: readonly string[] = ['--max-old-space-size=160', '--max-semi-space-size=8'];
 

@@ -1,7 +1,7 @@
 /**
  * How many bytes of account payloads one process holds in memory at once: the worker's stored
  * payloads (WORKER_PAYLOAD_BUDGET, imports/activities) and the API's request bodies
- * (API_BODY_BUDGET, api/middleware/jsonBody.ts).
+ * (API_BODY_BUDGET, http/middleware/jsonBody.ts).
  *
  * Both run with a capped V8 heap by default (lib/nodeOptions.ts), which keeps their resident
  * memory flat; a budget is what makes that cap safe. An account's payload of N bytes of JSON takes

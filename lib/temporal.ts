@@ -1,12 +1,21 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from './config';
+import { activeTracing } from './tracing';
 
+/**
+ * The Temporal client of a process. With tracing on (lib/tracing.ts), starting a workflow is a
+ * span of the caller's trace (`StartWorkflow:<type>`) and its context travels in the workflow's
+ * headers, so the workflow's run and steps continue the trace.
+ */
 export async function connectTemporal(t: Config['temporal']): Promise<{ client: Client; connection: Connection }> {
   const connection = await Connection.connect({
     address: t.address,
     tls: t.tls || undefined,
     apiKey: t.apiKey,
   });
-  const client = new Client({ connection, namespace: t.namespace });
+  // Loaded only with tracing on: an untraced process never loads the OpenTelemetry SDK.
+  const otel = activeTracing() ? (require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry')) : null;
+  const interceptors = otel ? { workflow: [new otel.OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+  const client = new Client({ connection, namespace: t.namespace, interceptors });
   return { client, connection };
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
 import { RetentionReport, RetentionSettings, runRetention } from './retention';
 
-/** The maintenance workflow's activity (the worker wires it; STYLE.md #3). */
+/** The maintenance workflow's activity (the worker wires it; docs/spec/STYLE.md #3). */
 export function createMaintenanceActivities(deps: { db: Knex; log: Logger; metrics?: Metrics }) {
   return {
     async runMaintenance(settings: RetentionSettings): Promise<RetentionReport> {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Metrics } from '../lib/metrics';
 
 /**
- * Retention (README "Retention and storage per account"): what the service keeps, and for how long.
+ * Retention (docs/operations.md "Retention and storage per account"): what the service keeps, and for how long.
  *
  * - Outbox: an event acknowledged by JetStream is deleted once older than `outboxRetentionSeconds`
  *   (JetStream holds the events; the outbox row is only an audit trail by then). An event still on

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
-import { HttpError } from '../api/errors';
+import { HttpError } from '../http/errors';
 
 /**
  * The operator token of the operations page (OPS_TOKEN). A browser sends it as the password of

@@ -1,4 +1,4 @@
-import { AffectedImportsSchema, ImportRecordSchema, OpsErrorSchema, SummarySchema } from './schema';
+import { AffectedImportsSchema, BuildsSchema, ImportRecordSchema, OpsErrorSchema, SummarySchema } from './schema';
 
 /**
  * The OpenAPI 3.1 document of the operations listener (`GET /openapi.json` there), built from the
@@ -64,6 +64,18 @@ export function buildOpsOpenApiDocument() {
           responses: { '200': json(ref('OpsAffectedImports'), 'One page of affected imports.'), ...errors },
         },
       },
+      '/api/builds': {
+        get: {
+          operationId: 'opsBuilds',
+          summary: 'Which builds of the worker run imports: the current build (and a ramp), every build with its status, workers and open imports (docs/deploys.md)',
+          responses: {
+            '200': json(ref('OpsBuilds'), 'The worker deployment.'),
+            '401': errors['401'],
+            '400': errors['400'],
+            '503': json(ref('OpsError'), 'Temporal does not answer (`service_unavailable`).'),
+          },
+        },
+      },
       '/api/imports/{supplier}/{external_account_number}': {
         get: {
           operationId: 'opsImportRecord',
@@ -88,6 +100,7 @@ export function buildOpsOpenApiDocument() {
         OpsSummary: plain(SummarySchema),
         OpsAffectedImports: plain(AffectedImportsSchema),
         OpsImportRecord: plain(ImportRecordSchema),
+        OpsBuilds: plain(BuildsSchema),
         OpsError: plain(OpsErrorSchema),
       },
     },

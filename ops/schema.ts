@@ -122,7 +122,39 @@ export const ImportRecordSchema = Type.Object(
 );
 export type ImportRecord = Static<typeof ImportRecordSchema>;
 
+const BuildSchema = Type.Object(
+  {
+    build_id: Type.String(),
+    status: Type.String({ description: 'CURRENT, RAMPING, DRAINING (no new imports, open ones finish here), DRAINED, INACTIVE or CREATED, as Temporal reports it.' }),
+    workers: Count,
+    open_imports: Type.Integer({ minimum: 0, description: 'Open import workflows on this build (pinned to it).' }),
+    open_workflows: Type.Integer({ minimum: 0, description: 'Open workflows of every type of the service on this build.' }),
+    created_at: Nullable(DateTime),
+    current_since: Nullable(DateTime),
+    ramping_since: Nullable(DateTime),
+    deactivated_at: Nullable(DateTime),
+  },
+  Strict,
+);
+
+export const BuildsSchema = Type.Object(
+  {
+    deployment: Type.String({ description: 'The worker deployment (WORKER_DEPLOYMENT_NAME).' }),
+    namespace: Type.String(),
+    task_queue: Type.String(),
+    current_build_id: Nullable(Type.String({ description: 'Where new imports start; null before any worker has started.' })),
+    ramping: Nullable(Type.Object({ build_id: Type.String(), percentage: Type.Number({ minimum: 0, maximum: 100 }) }, Strict)),
+    routing_updating: Type.Boolean({ description: 'A change of the current or ramping build is still reaching the task queue.' }),
+    builds: Type.Array(BuildSchema, { description: 'Every build of the deployment, newest first.' }),
+    unassigned_open_imports: Type.Integer({ minimum: 0, description: 'Open imports no build has taken yet.' }),
+    open_imports: Type.Integer({ minimum: 0 }),
+    temporal_url: Type.String({ description: 'The deployment in the Temporal Web UI.' }),
+  },
+  { ...Strict, $id: 'OpsBuilds', description: 'Which builds of the worker run imports (docs/deploys.md): read from Temporal at each request.' },
+);
+export type Builds = Static<typeof BuildsSchema>;
+
 export const OpsErrorSchema = Type.Object(
   { detail: Type.String(), code: Type.String() },
-  { ...Strict, $id: 'OpsError', description: 'codes: validation_error (400), not_authenticated / authentication_failed (401), not_found (404), method_not_allowed (405).' },
+  { ...Strict, $id: 'OpsError', description: 'codes: validation_error (400), not_authenticated / authentication_failed (401), not_found (404), method_not_allowed (405), service_unavailable (503: Temporal does not answer, /api/builds only).' },
 );

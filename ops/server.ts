@@ -7,14 +7,16 @@ import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import { isLoopback } from '../lib/config';
 import type { Logger } from '../lib/logger';
-import { errorHandler } from '../api/middleware/errors';
-import { securityHeaders } from '../api/middleware/observe';
-import { HttpError, notFound } from '../api/errors';
+import { errorHandler } from '../http/middleware/errors';
+import { securityHeaders } from '../http/middleware/observe';
+import { HttpError, notFound } from '../http/errors';
 import { findProcess } from '../imports/store';
 import { opsTokenAuth } from './auth';
 import { buildOpsOpenApiDocument } from './openapi';
 import { importsWithError, supplierCodes } from './store';
 import { affectedItem, buildSummary, importRecord, TemporalLinks } from './summary';
+import type { DeployStatus } from '../deploys/status';
+import type { Builds } from './schema';
 
 /**
  * The operations page's own listener (OPS_BIND, default 127.0.0.1:8001), started by the API
@@ -27,6 +29,8 @@ export interface OpsDeps {
   log: Logger;
   temporal: TemporalLinks;
   token?: string;
+  /** The worker deployment as Temporal reports it (deploys/status.ts `deployStatus`). */
+  deployment: () => Promise<DeployStatus>;
 }
 
 /** The page's files: a fixed list, so no request path ever reaches the file system. */
@@ -82,6 +86,10 @@ function decodeCursor(v: string | undefined): [string, string] | undefined {
   throw new HttpError('validation_error', 'after must be the `next` of a previous page.');
 }
 
+/** The deployment's page in the Temporal Web UI. */
+export const deploymentUrl = (t: TemporalLinks, deployment: string) =>
+  `${t.uiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(t.namespace)}/worker-deployments/${encodeURIComponent(deployment)}`;
+
 export function createOpsApp(deps: OpsDeps): Koa {
   const { db, temporal } = deps;
   const assets = assetFiles();
@@ -125,6 +133,19 @@ export function createOpsApp(deps: OpsDeps): Koa {
       items: page.map((a) => affectedItem(a, temporal)),
       next: rows.length > limit && last ? encodeCursor([last.importSupplier, last.externalAccountNumber]) : null,
     };
+  });
+  r.get('/api/builds', async (ctx) => {
+    params(ctx.query, []);
+    let d: DeployStatus;
+    try {
+      d = await deps.deployment();
+    } catch (err) {
+      // Temporal away: the rest of the page reads PostgreSQL and goes on.
+      deps.log.warn({ err: String(err) }, 'operations page: the worker deployment could not be read from Temporal');
+      throw new HttpError('service_unavailable', `Temporal does not answer: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    }
+    const body: Builds = { ...d, temporal_url: deploymentUrl(temporal, d.deployment) };
+    ctx.body = body;
   });
   r.get('/api/imports/:supplier/:external', async (ctx) => {
     params(ctx.query, []);

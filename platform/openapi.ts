@@ -83,12 +83,6 @@ export function platformSchemas() {
         },
       },
     },
-    SupplierNotOngoing: {
-      type: 'object',
-      required: ['detail', 'code'],
-      additionalProperties: false,
-      properties: { detail: { type: 'string' }, code: { type: 'string', enum: ['import_supplier_migration_not_ongoing'] } },
-    },
     MeterPointStatusNotFound: {
       type: 'object',
       required: ['detail', 'code', 'error'],
@@ -162,8 +156,8 @@ export function platformPaths(h: OpenApiHelpers): Record<string, unknown> {
       responses: {
         '201': h.json(h.ref(result), 'Done in one transaction; each item with its status (a retry answers ALREADY_EXISTS).'),
         '400': h.json(
-          { oneOf: [h.ref('QueryValidationFailed'), h.ref('ParseError'), h.ref('SupplierNotOngoing')] },
-          'Every issue of the body (`validation_error`, codes of RULES.md and the platform: missing_transaction_id, duplicate_transaction_ids, note_body_or_document_path_not_found, note_unpin_at_earlier_than_creation_date, invalid_document_path, path_does_not_exist_in_file_store, start_date_later_than_end_date, …), an unreadable body (`parse_error`), or a supplier that is Paused or Complete (`import_supplier_migration_not_ongoing`).',
+          h.ref('NonFieldErrors'),
+          "In the platform's NonFieldErrors shape: every issue of the body (`validation_error`, codes of docs/spec/RULES.md and the platform: missing_transaction_id, duplicate_transaction_ids, note_body_or_document_path_not_found, note_unpin_at_earlier_than_creation_date, invalid_document_path, path_does_not_exist_in_file_store, start_date_later_than_end_date, …), an unreadable body (`parse_error`), or a supplier that is Paused or Complete (`import_supplier_migration_not_ongoing`).",
         ),
         '404': h.json(h.ref('NotFound'), 'No imported account (unknown, only staged, or the supplier is outside your grant).'),
         ...h.common(true),

@@ -1,9 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { pipeline } from 'node:stream';
-import type { RouterDeps } from '../api/deps';
-import { HttpError, notFound } from '../api/errors';
-import { canAccessSupplier } from '../api/principal';
+import type { Knex } from 'knex';
+import type { Logger } from '../lib/logger';
+import type { RouteDeps } from '../http/deps';
+import { HttpError, notFound } from '../http/errors';
+import { canAccessSupplier } from '../http/principal';
 import { getSupplier } from '../suppliers/store';
 import { jsonArrayStream } from './listing/jsonArray';
 import { encodeCursor, parseListingParams } from './listing/params';
@@ -18,11 +20,11 @@ const LISTING_PATHS: Record<Listing, string> = {
 };
 
 /**
- * The platform's query operations on a supplier's imports (issue 15): the three listings and the
+ * The platform's query operations on a supplier's imports (docs/api.md, "The platform's other data-import operations"): the three listings and the
  * meter point statuses of an imported account. Same authentication and grants as every
  * data-import operation: a supplier outside the caller's grant answers like an unknown one.
  */
-export function platformRouter(deps: Pick<RouterDeps, 'db' | 'authenticate' | 'log'>): Router {
+export function platformRouter(deps: Pick<RouteDeps, 'authenticate'> & { db: Knex; log: Logger }): Router {
   const r = new Router({ prefix: '/v1/data-import' });
   r.use(deps.authenticate);
 

@@ -13,7 +13,7 @@ export interface RegistrationActivityDeps {
   now?: () => Date;
 }
 
-/** Activities of the registrationFlows workflow (STYLE.md #3: the worker wires the dependencies). */
+/** Activities of the registrationFlows workflow (docs/spec/STYLE.md #3: the worker wires the dependencies). */
 export function createRegistrationActivities(deps: RegistrationActivityDeps) {
   const now = deps.now ?? (() => new Date());
   return {

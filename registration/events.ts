@@ -1,5 +1,5 @@
 import type { NewEvent } from '../events/outbox';
-import { importWorkflowId } from '../imports/workflowId';
+import { accountOrderingKey } from '../events/orderingKey';
 import type { MeterPointForRegistration } from './eligibility';
 
 /** The business key of a meter point's registration event: one event per marked meter point, ever. */
@@ -20,9 +20,9 @@ export function registrationRequestedEvent(e: RegistrationEventInput): NewEvent 
   const common = {
     key: registrationEventKey(e.meterPoint.id),
     // Ordered after the import's own events (account.created-v1 and the rest).
-    orderingKey: importWorkflowId(e.importSupplier, e.externalAccountNumber),
+    orderingKey: accountOrderingKey(e.importSupplier, e.externalAccountNumber),
     occurredAt: e.at,
-    version: 'v1',
+    version: 'v1' as const,
   };
   if (e.meterPoint.supplyType === 'ELECTRICITY') {
     return {

@@ -1,6 +1,6 @@
 import { isIsoDate } from '../account/dates';
 
-/** An error item of the validation shape (RULES.md): `{detail, code, attr}`. */
+/** An error item of the validation shape (docs/spec/RULES.md): `{detail, code, attr}`. */
 export interface QueryIssue {
   detail: string;
   code: 'invalid_date' | 'unknown_field';

@@ -3,7 +3,7 @@ import type { MeterPointForRegistration } from './eligibility';
 
 /**
  * Rows of meter_point_registrations (migration 0006) and the account slice registration needs.
- * Every function takes a knex handle that may be a transaction; none opens its own (STYLE.md #8).
+ * Every function takes a knex handle that may be a transaction; none opens its own (docs/spec/STYLE.md #8).
  */
 
 export const REGISTRATION_STATUSES = ['MARKED', 'SENT', 'CONFIRMED', 'REJECTED'] as const;

@@ -1,13 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { WORKFLOW_TRACING_INTERCEPTORS, workflowBundlePaths } from '../worker/workflowBundles';
 
-/** Prebuilds the workflow bundle so the worker starts in a second instead of bundling at start. */
+/**
+ * Prebuilds the workflow bundles so the worker starts in a second instead of bundling at start:
+ * the plain one, and the traced one with the OpenTelemetry workflow interceptors, which a worker
+ * with tracing on runs (docs/tracing.md). The workflow code is the same in both.
+ */
 async function main(): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: undefined });
-  const out = path.join(__dirname, '..', 'workflow-bundle.js');
-  fs.writeFileSync(out, code);
-  process.stderr.write(`[data-import] workflow bundle: ${path.relative(process.cwd(), out)} (${Math.round(code.length / 1024)} KiB)\n`);
+  const out = workflowBundlePaths(path.join(__dirname, '..'));
+  for (const [file, interceptors] of [[out.plain, []], [out.traced, [WORKFLOW_TRACING_INTERCEPTORS]]] as const) {
+    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), workflowInterceptorModules: [...interceptors], logger: undefined });
+    fs.writeFileSync(file, code);
+    process.stderr.write(`[data-import] workflow bundle: ${path.relative(process.cwd(), file)} (${Math.round(code.length / 1024)} KiB)\n`);
+  }
 }
 
 main().catch((err) => {

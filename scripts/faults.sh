@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fault suite (README "Fault suite"): starts a PostgreSQL cluster of its own (so it can crash
+# The fault suite (docs/fault-suite.md): starts a PostgreSQL cluster of its own (so it can crash
 # and restart it), a Temporal dev server of its own, builds the project, then runs
 # test/faults/run.ts, which starts NATS and the supervised API and workers and migrates generated
 # books while killing them at random moments. Arguments go to the runner (--help lists them);

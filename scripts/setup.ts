@@ -4,7 +4,7 @@ import { seedDemo } from './seedDemo';
 
 /**
  * Creates the database when missing, runs the migrations, and with --demo seeds the demo data
- * (README "Quick start"). Prints `KEY=value` lines the start script reads.
+ * (docs/quick-start.md). Prints `KEY=value` lines the start script reads.
  */
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -9,7 +9,7 @@ import { apiNodeOptions, serviceProcessEnv, workerNodeOptions } from '../lib/nod
  * processes under a Supervisor (scripts/supervisor.ts) until SIGINT/SIGTERM. scripts/up.sh starts
  * it once PostgreSQL, NATS and Temporal answer; it reads the same environment as the services.
  *
- * Ports (README "Ports"): API replica i listens on PORT + i - 1; worker i gets
+ * Ports (docs/operations.md "Supervision and ports"): API replica i listens on PORT + i - 1; worker i gets
  * WORKER_METRICS_PORT = base + 2(i - 1) (its SDK metrics take the port after it), base being
  * WORKER_METRICS_PORT or 9464; 0 turns worker metrics off for all. A port that is taken anyway
  * makes a worker fall back to a free one (worker/metricsPorts.ts); an API replica has no fallback.

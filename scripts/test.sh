@@ -18,30 +18,46 @@ ensure_chromium
 start_test_services "$FORCE_LOCAL"
 
 cd "$ROOT"
-say "type check and lint"
-npx tsc -p tsconfig.json --noEmit
-npm run lint
-say "jest"
+# The closing line a CI system reads (`N passed, N failed[, N skipped]`): jest's tests, the fault
+# suite's scenarios and schemathesis' operations added up, with the type check and lint counted as
+# one check each. scripts/lib/testcount.js reads each part's own report.
+COUNT_DIR="$ROOT/data/test/count-$$"
+rm -rf "$COUNT_DIR"; mkdir -p "$COUNT_DIR"
+code=0
 set +e
-npx jest --ci "$@"
-code=$?
-set -e
-# The fault suite's short form (README "Fault suite") and the schemathesis run (docs/api-fuzzing.md)
+say "type check and lint"
+npx tsc -p tsconfig.json --noEmit; echo "typecheck $?" >>"$COUNT_DIR/checks"
+npm run lint; echo "lint $?" >>"$COUNT_DIR/checks"
+say "jest"
+npx jest --ci --json --outputFile="$COUNT_DIR/jest.json" "$@"
+jest_code=$?
+[[ "$jest_code" == 0 ]] || code=1
+grep -q ' [^0]$' "$COUNT_DIR/checks" && code=1
+# The fault suite's short form (docs/fault-suite.md) and the schemathesis run (docs/api-fuzzing.md)
 # run with the whole suite, not when jest was given a selection of tests or failed.
 # DATA_IMPORT_FAULTS=0 / DATA_IMPORT_FUZZ=0 leave either out.
 if [[ $# -eq 0 && "$code" == 0 ]]; then
-  set +e
   if [[ "${DATA_IMPORT_FAULTS:-1}" != 0 ]]; then
     say "fault suite, short form (scripts/faults.sh --short)"
-    bash "$ROOT/scripts/faults.sh" --short || code=1
+    bash "$ROOT/scripts/faults.sh" --short 2>&1 | tee "$COUNT_DIR/faults.log"
+    [[ "${PIPESTATUS[0]}" == 0 ]] || code=1
   fi
   if [[ "${DATA_IMPORT_FUZZ:-1}" != 0 ]]; then
     say "schemathesis against the running API (scripts/fuzz.sh)"
     # A fixed seed inside the test command, so a CI run is reproducible (this one once found a 500,
     # now a regression check); `npm run test:fuzz` alone draws a new seed each time to explore.
-    FUZZ_SEED="${FUZZ_SEED:-924069319}" bash "$ROOT/scripts/fuzz.sh" || code=1
+    FUZZ_SEED="${FUZZ_SEED:-924069319}" bash "$ROOT/scripts/fuzz.sh" 2>&1 | tee "$COUNT_DIR/fuzz.log"
+    [[ "${PIPESTATUS[0]}" == 0 ]] || code=1
   fi
-  set -e
 fi
+set -e
 say "tests finished in $(($(date +%s) - T0)) s"
-exit "$code"
+# Stop what this command started before the count, so the count is the run's last line.
+trap - EXIT INT TERM
+set +e
+(cleanup)
+line="$(node "$ROOT/scripts/lib/testcount.js" "$COUNT_DIR" "$code")"
+count_code=$?
+rm -rf "$COUNT_DIR"
+echo "$line"
+exit "$count_code"

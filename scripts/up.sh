@@ -2,7 +2,7 @@
 # Brings up everything the service needs and runs it: PostgreSQL, NATS JetStream, Temporal
 # (dev server + Web UI), migrations and demo data, then the API and the worker under a supervisor
 # that restarts them when they exit. Idempotent; Ctrl-C stops what this command started.
-# See README "Quick start", "Operations" and "Supervision and ports".
+# See docs/quick-start.md and docs/operations.md ("Supervision and ports").
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 usage() {
@@ -32,7 +32,7 @@ Pid files: data/run/<name>.pid (api-1, worker-1, ..., supervisor); logs: data/lo
 Environment: DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS, SMTP_URL (use those servers, start none;
 without SMTP_URL a local mail sink with a web inbox starts on MAIL_SINK_SMTP_PORT/MAIL_SINK_WEB_PORT,
 default 1025/1080), PORT,
-HOST and every variable of the README's configuration table.
+HOST and every variable of docs/configuration.md.
 USAGE
 }
 

@@ -1,3 +1,5 @@
+// First: tracing patches the HTTP and PostgreSQL modules before anything loads them.
+import './tracing';
 import v8 from 'node:v8';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,13 +12,16 @@ import { connectNats, ensureStream } from '../events/nats';
 import { OutboxRelay } from '../events/relay';
 import { connectTemporal } from '../lib/temporal';
 import { ReferenceDataCache } from '../account/referenceDataCache';
-import { databaseValidator } from '../account/databaseValidator';
-import { createWorker, createWorkerActivities } from './createWorker';
+import { databaseValidator } from '../suppliers/databaseValidator';
+import { createWorker, createWorkerActivities, workflowBundlePaths } from './createWorker';
+import { activeTracing } from '../lib/tracing';
 import { UnstartedRunSweeper } from '../imports/sweeper';
 import { PayloadBudget } from '../lib/payloadBudget';
 import { createMailer } from '../emails/mailer';
 import { ensureMaintenanceSchedule } from './maintenanceSchedule';
 import { freePort, listenWithFallback } from './metricsPorts';
+import { currentBuild } from '../lib/buildInfo';
+import { becomeCurrentIfNone } from '../deploys/versions';
 
 /**
  * Until the worker runs there is nothing to drain, and the Temporal runtime's own signal handlers
@@ -32,9 +37,12 @@ process.on('SIGTERM', exitDuringStartup);
 process.on('SIGINT', exitDuringStartup);
 bootProcess('worker', async ({ config, log, onShutdown }) => {
   const metrics = createMetrics('worker');
+  // The build this process runs: the version it registers in the worker deployment.
+  const build = currentBuild();
+  const version = { deploymentName: config.temporal.deploymentName, buildId: build.buildId };
 
   // Worker metrics and the SDK's own (task latencies, slots, sticky cache...) on two Prometheus
-  // endpoints. A port another worker on this host holds falls back to a free one (README "Ports").
+  // endpoints. A port another worker on this host holds falls back to a free one (docs/operations.md "Supervision and ports").
   let metricsServer: http.Server | undefined;
   let metricsPort = 0;
   let sdkMetricsPort = 0;
@@ -68,7 +76,11 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   const validator = databaseValidator({ db, cache: referenceData });
 
   const connection = await NativeConnection.connect({ address: config.temporal.address, tls: config.temporal.tls || undefined, apiKey: config.temporal.apiKey });
-  const bundle = path.join(__dirname, '..', 'workflow-bundle.js');
+  // The traced bundle carries the OpenTelemetry workflow interceptors; with tracing off the plain
+  // one runs, so an untraced worker pays nothing for them.
+  const tracing = activeTracing() ?? undefined;
+  const bundles = workflowBundlePaths(path.join(__dirname, '..'));
+  const bundle = tracing ? bundles.traced : bundles.plain;
   const mail = createMailer(config.email);
   const worker = await createWorker({
     connection,
@@ -86,6 +98,8 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
     maxConcurrentActivities: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks,
     workflowBundlePath: fs.existsSync(bundle) ? bundle : undefined,
+    version,
+    tracing,
   });
 
   const relay = new OutboxRelay({
@@ -109,7 +123,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   );
 
   const heapLimitMiB = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
-  log.info({ taskQueue: config.temporal.taskQueue, metricsPort, sdkMetricsPort, heapLimitMiB, payloadBudgetBytes: config.worker.payloadBudgetBytes }, 'worker running');
+  log.info({ taskQueue: config.temporal.taskQueue, deployment: version.deploymentName, buildId: version.buildId, commit: build.commit, dirty: build.dirty, metricsPort, sdkMetricsPort, heapLimitMiB, payloadBudgetBytes: config.worker.payloadBudgetBytes }, 'worker running');
   process.off('SIGTERM', exitDuringStartup);
   process.off('SIGINT', exitDuringStartup);
   onShutdown(async () => {
@@ -127,5 +141,13 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
     await db.destroy();
   }, 60_000);
   const runPromise = worker.run();
+  if (config.worker.becomeCurrent === 'if-none') {
+    // The first start on a namespace: nothing is current, so nothing would run new imports.
+    // Once a build is current, only an operator moves it (data-import deploy set-current).
+    becomeCurrentIfNone(client, version.deploymentName, version.buildId).then(
+      (r) => log.info({ deployment: version.deploymentName, buildId: version.buildId, outcome: r }, r === 'became_current' ? 'no build was current: this build is now the current version' : 'worker deployment checked'),
+      (err) => log.warn({ err: String(err), deployment: version.deploymentName, buildId: version.buildId }, 'could not check the worker deployment (data-import deploy status)'),
+    );
+  }
   await runPromise;
 }, (err) => `worker failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);

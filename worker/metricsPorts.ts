@@ -3,7 +3,7 @@ import type http from 'node:http';
 
 /**
  * Ports of the worker's two Prometheus endpoints (its own metrics and the Temporal SDK's). A second
- * worker on the same host must come up with no flags (README "Ports"), so a preferred port that is
+ * worker on the same host must come up with no flags (docs/operations.md "Supervision and ports"), so a preferred port that is
  * taken falls back to a free one chosen by the OS; the port actually used is logged. Metrics are
  * never a reason for a worker not to import.
  */

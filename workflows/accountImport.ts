@@ -9,13 +9,14 @@ import {
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  setWorkflowOptions,
   sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { createActivities, Settled } from '../imports/activities';
-import type { EmailActivities } from '../emails/activities';
+import type { EmailActivities } from '../imports/activities/customerEmails';
 import { ImportStatusKey } from './searchAttributes';
 import { IMPORT_FAILURE } from '../lib/failureCodes';
 
@@ -131,7 +132,7 @@ function failureOf(err: unknown): { code: string; detail: string } {
 }
 
 /**
- * One account import (DESIGN.md "Flow of one import"): wait for the schedule window (PENDING),
+ * One account import (docs/spec/DESIGN.md "Flow of one import"): wait for the schedule window (PENDING),
  * re-validate (IN_PROGRESS), then either the dry run (dry-run tasks) or the create transaction,
  * then post-import follow-ups. PostgreSQL holds the status the API reads; every transition is made
  * by an activity in the same transaction as its events. A cancel before commit ends CANCELLED with
@@ -296,3 +297,11 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
   await CancellationScope.nonCancellable(() => postImport());
   return { status: 'PROCESSED', accountNumber: progress.accountNumber! };
 }
+
+/*
+ * Worker Versioning (docs/deploys.md): an import is PINNED. It finishes on the build it started on
+ * even when another build becomes current meanwhile, so a deploy in the middle of a migration
+ * never replays an import's history on other code; `patched()` above stays for the histories of
+ * imports moved to another build by an operator, and for the recorded ones in test/histories/.
+ */
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, accountImport);

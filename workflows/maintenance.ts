@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
 import type { createMaintenanceActivities } from '../maintenance/activities';
 import type { RetentionReport, RetentionSettings } from '../maintenance/retention';
 
@@ -21,3 +21,9 @@ const { runMaintenance } = proxyActivities<Activities>({
 export async function maintenance(input: MaintenanceInput): Promise<MaintenanceResult> {
   return await runMaintenance(input);
 }
+
+/*
+ * Worker Versioning (docs/deploys.md): AUTO_UPGRADE, like registrationFlows: one activity call,
+ * started by the schedule every hour; a run in progress continues on the current build.
+ */
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, maintenance);

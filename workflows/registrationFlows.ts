@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
 import type { createRegistrationActivities } from '../registration/activities';
 import type { RegistrationOutcome, RegistrationRequest } from '../registration/types';
 
@@ -23,3 +23,10 @@ const { markMeterPointsForRegistration } = proxyActivities<Activities>({
 export async function registrationFlows(input: RegistrationFlowsInput): Promise<RegistrationFlowsResult> {
   return await markMeterPointsForRegistration(input);
 }
+
+/*
+ * Worker Versioning (docs/deploys.md): AUTO_UPGRADE. One activity call and nothing else, so any
+ * build continues any history of it; an open request moves to the current build at its next
+ * task instead of keeping an old build's workers alive for it.
+ */
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, registrationFlows);

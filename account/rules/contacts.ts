@@ -31,7 +31,7 @@ const EMAIL_RE =
 
 export type EmailVerdict = 'ok' | 'invalid_email' | 'possible_test_email_address';
 
-/** Syntax first; then the test addresses of RULES.md (test@…, xxx@…, …@test.com, …@test.co.uk, ….xxx, ….xx). */
+/** Syntax first; then the test addresses of docs/spec/RULES.md (test@…, xxx@…, …@test.com, …@test.co.uk, ….xxx, ….xx). */
 export function checkEmail(value: string): EmailVerdict {
   if (value.length > 254 || !EMAIL_RE.test(value)) return 'invalid_email';
   const lower = value.toLowerCase();

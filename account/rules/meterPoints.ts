@@ -5,9 +5,9 @@ import { isValidMpan, isValidMprn } from './supplyPointIds';
 import { isActiveMeter, meterPoints } from './walk';
 
 /**
- * Meter point rules of RULES.md ("Domain"): identifiers, duplicates, registers, readings,
+ * Meter point rules of docs/spec/RULES.md ("Domain"): identifiers, duplicates, registers, readings,
  * EAC/AQ history, agreements, supply dates, transfers in progress, smart refusal, prepay.
- * Decisions where RULES.md is silent:
+ * Decisions where docs/spec/RULES.md is silent:
  * - an *active* meter is one not installed after today; an *active* register is a register of
  *   an active meter;
  * - a *billable* meter point is one with at least one agreement (no agreement, nothing billed);

@@ -2,7 +2,7 @@ import { list, okItems, type RuleContext } from './context';
 import { meterPoints } from './walk';
 
 /**
- * Reference-data rules (RULES.md, "Reference data"): codes the operator manages. The data is
+ * Reference-data rules (docs/spec/RULES.md, "Reference data"): codes the operator manages. The data is
  * the in-memory snapshot of ReferenceDataCache, so each lookup is a Set membership test.
  * (PSR needs codes are checked in customers.ts; reference ownership and document existence are
  * asynchronous and run in validator.ts.)

@@ -1,4 +1,4 @@
-/** Industry check digits of supply point identifiers (RULES.md, "Domain"). */
+/** Industry check digits of supply point identifiers (docs/spec/RULES.md, "Domain"). */
 
 const MPAN_PRIMES = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43];
 

@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import { createHandler } from 'graphql-http';
 import type { Logger } from '../../lib/logger';
-import { HttpError } from '../errors';
+import { HttpError } from '../../http/errors';
 import { TokenError, TokenService, IssuedToken, TOKEN_ERRORS, TokenErrorCode } from '../../auth/tokens';
 
 /** Token requests and introspection queries are a few kilobytes; nothing bigger is read. */

@@ -1,13 +1,14 @@
 import Router from '@koa/router';
 import { Type, type Static } from '@sinclair/typebox';
 import type { RouterDeps } from '../deps';
-import { jsonBody } from '../middleware/jsonBody';
-import { canAccessSupplier } from '../principal';
-import { databaseValidator } from '../../account/databaseValidator';
+import { assertObject, jsonBody } from '../../http/middleware/jsonBody';
+import { canAccessSupplier } from '../../http/principal';
+import { databaseValidator } from '../../suppliers/databaseValidator';
 import { findProcess, findProcesses, toApiRecord } from '../../imports/store';
-import { assertObject, createImport, validateAccount } from '../../imports/service';
+import { createImport, validateAccount } from '../../imports/service';
 import { bodyChecker } from '../../platform/topUps/validate';
-import { notFound } from '../errors';
+import { notFound } from '../../http/errors';
+import { errorShape, v2ErrorBody } from '../../http/middleware/errorShape';
 
 /** At most this many account numbers per bulk status request (one indexed SELECT of bounded size). */
 export const MAX_STATUS_NUMBERS = 500;
@@ -22,14 +23,16 @@ export const StatusesRequestSchema = Type.Object(
 );
 type StatusesRequest = Static<typeof StatusesRequestSchema>;
 
-/** 400 `validation_error` with every issue of the body (the codes of RULES.md, as the top-ups). */
+/** 400 `validation_error` with every issue of the body (the codes of docs/spec/RULES.md, as the top-ups). */
 const checkStatusesBody = bodyChecker<StatusesRequest>(StatusesRequestSchema, () => undefined);
 
 /** The v2 account operations of the spec: validate, create, import status (one account, or many). */
 export function importsRouter(deps: RouterDeps): Router {
   const r = new Router({ prefix: '/v2/data-import/accounts' });
   r.use(deps.authenticate);
-  const body = jsonBody(deps.config.http.bodyLimitBytes, { budget: deps.bodyBudget });
+  // Every 400 in the platform's shape (code, detail and errors), the body's own too: mounted on
+  // each route (a router's use() would also wrap the routes of routers mounted after it).
+  const body = [errorShape(v2ErrorBody), jsonBody(deps.config.http.bodyLimitBytes, { budget: deps.bodyBudget })];
 
   // The validator sees only the caller's suppliers: another organisation's is "not found".
   const validatorFor = (ctx: Parameters<typeof canAccessSupplier>[0]) =>
@@ -51,13 +54,13 @@ export function importsRouter(deps: RouterDeps): Router {
     }
   };
 
-  r.post('/validate/', body, async (ctx) => {
+  r.post('/validate/', ...body, async (ctx) => {
     assertObject(ctx.request.body);
     context(ctx, ctx.request.body);
     ctx.body = await validateAccount(validatorFor(ctx), ctx.request.body);
   });
 
-  r.post('/', body, async (ctx) => {
+  r.post('/', ...body, async (ctx) => {
     assertObject(ctx.request.body);
     context(ctx, ctx.request.body);
     const { warnings, process } = await createImport(
@@ -84,7 +87,7 @@ export function importsRouter(deps: RouterDeps): Router {
   // order of the request. A supplier outside the grant is, as on the GET, one with no process; so
   // is a number with a NUL byte (PostgreSQL text cannot hold one: no process can have it, and the
   // GET answers it 404), which is not sent to the query.
-  r.post('/statuses/', body, async (ctx) => {
+  r.post('/statuses/', ...body, async (ctx) => {
     assertObject(ctx.request.body);
     const b = checkStatusesBody(ctx.request.body);
     ctx.state.logContext = { importSupplier: b.import_supplier };

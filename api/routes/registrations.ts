@@ -1,13 +1,12 @@
 import Router from '@koa/router';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { RouterDeps } from '../deps';
-import { HttpError, RawBodyError } from '../errors';
-import { canAccessSupplier, principalOf } from '../principal';
+import { HttpError, RawBodyError } from '../../http/errors';
+import { canAccessSupplier, principalOf } from '../../http/principal';
 import { parseRegistrationQuery, QueryIssue } from '../../registration/query';
 import { registrationFlowsWorkflowId } from '../../registration/workflowId';
 import type { RegistrationNotFound, RegistrationRequest } from '../../registration/types';
-import type { registrationFlows } from '../../workflows/registrationFlows';
-import { ExternalAccountNumberKey, ImportSupplierKey } from '../../workflows/searchAttributes';
+import { runRegistrationFlows } from '../../registration/startWorkflow';
 
 /** 400 for a malformed query: the validation shape `{detail, code, errors: [{detail, code, attr}]}`. */
 export class RegistrationQueryError extends HttpError {
@@ -51,20 +50,7 @@ export function registrationsRouter(deps: RouterDeps): Router {
 
     let outcome;
     try {
-      outcome = await deps.temporal.workflow.execute<typeof registrationFlows>('registrationFlows', {
-        workflowId,
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [input],
-        // A concurrent identical request joins the running one and gets its answer; once it has
-        // closed, a repeat starts a new run, which answers from the marks already made.
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        typedSearchAttributes: [
-          { key: ImportSupplierKey, value: supplier },
-          { key: ExternalAccountNumberKey, value: external },
-        ],
-        staticSummary: `Registration flows for account ${external} of ${supplier} from ${query.supplyStartDate ?? 'the earliest valid date'}`,
-      });
+      outcome = await runRegistrationFlows(deps.temporal, deps.config.temporal.taskQueue, workflowId, input);
     } catch (err) {
       if (err instanceof WorkflowFailedError) {
         ctx.state.log?.error({ err, workflowId }, 'registration flows failed');

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { createWorker, type WorkerActivities } from '../../worker/createWorker';
 import type { ImportRef } from '../../imports/activities/context';
+import { Client, Connection } from '@temporalio/client';
+import { becomeCurrentIfNone } from '../../deploys/versions';
 
 async function main(): Promise<void> {
   const [address, taskQueue] = process.argv.slice(2);
@@ -36,10 +38,16 @@ async function main(): Promise<void> {
     // The workflow calls only these three; the cast stands for the rest of the worker's activities.
     activities: steps as unknown as WorkerActivities,
     workflowBundlePath: bundle,
+    // Versioned like the service's workers: its own deployment (the task queue), made current.
+    version: { deploymentName: taskQueue, buildId: 'floor' },
   });
-  process.send?.('ready');
   process.on('SIGTERM', () => worker.shutdown());
-  await worker.run();
+  const running = worker.run();
+  const connection = await Connection.connect({ address });
+  await becomeCurrentIfNone(new Client({ connection }), taskQueue, 'floor');
+  await connection.close();
+  process.send?.('ready');
+  await running;
 }
 
 main().catch((err) => {

@@ -4,7 +4,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { CATALOGUE, type CatalogueEntry } from '../../events/catalogue';
 import type { EventEnvelope } from '../../events/envelope';
 import { HEADER_MSG_ID } from '../../events/envelope';
-import { connectNats, type NatsConnection } from '../../events/nats';
+import { connectNats, isJetStreamApiError, JS_API_CODES, type NatsConnection } from '../../events/nats';
 import { subjectFor } from '../../events/subjects';
 import { CliError } from '../errors';
 import { cliConfig, print, printErr } from '../context';
@@ -55,8 +55,10 @@ function parseEnvelope(m: JsMsg): EventEnvelope | undefined {
   try {
     const v = m.json<EventEnvelope>();
     return v && typeof v === 'object' && typeof v.id === 'string' ? v : undefined;
-  } catch {
-    return undefined;
+  } catch (err) {
+    // A payload that is not JSON is shown as it is; any other failure is not ours to hide.
+    if (err instanceof SyntaxError) return undefined;
+    throw err;
   }
 }
 
@@ -104,6 +106,9 @@ async function tail(o: TailOptions): Promise<void> {
       // An ordered consumer: ephemeral, in stream order, recreated by the client after a gap.
       consumer = await jetstream(nc).consumers.get(config.nats.stream, consumerOptions(filter, o.since));
     } catch (err) {
+      if (isJetStreamApiError(err, JS_API_CODES.streamNotFound)) {
+        throw new CliError(`no stream ${config.nats.stream} at ${config.nats.url}: the service creates it when it starts (npm run up); check EVENTS_STREAM`);
+      }
       throw new CliError(`cannot read stream ${config.nats.stream} at ${config.nats.url}: ${err instanceof Error ? err.message : String(err)}`);
     }
     messages = await consumer.consume();

@@ -10,6 +10,8 @@ import * as migrate from './migrate';
 import * as events from './events';
 import * as maintenance from './maintenance';
 import * as emails from './emails';
+import * as deploy from './deploy';
+import * as replay from './replay';
 
 /** Each command module registers one group of subcommands on the program. */
 export type RegisterCommand = (program: Command) => void;
@@ -26,4 +28,6 @@ export const commandModules: RegisterCommand[] = [
   events.register,
   maintenance.register,
   emails.register,
+  deploy.register,
+  replay.register,
 ];

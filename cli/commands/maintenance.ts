@@ -11,7 +11,7 @@ interface MaintenanceOptions {
 
 /**
  * `data-import maintenance`: one retention pass now (the worker also runs it on a Temporal
- * schedule, every MAINTENANCE_INTERVAL_MINUTES). README "Retention and storage per account".
+ * schedule, every MAINTENANCE_INTERVAL_MINUTES). docs/operations.md "Retention and storage per account".
  */
 export function register(program: Command): void {
   withExamples(

@@ -92,7 +92,7 @@ function taxYear(today: string): string {
 }
 
 /**
- * One realistic account, valid against every rule of RULES.md with the default reference data
+ * One realistic account, valid against every rule of docs/spec/RULES.md with the default reference data
  * (DEFAULT_REFERENCE_DATA_ROWS) and an Ongoing supplier. Deterministic: the same rng state and
  * options give the same account.
  */

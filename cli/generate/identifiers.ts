@@ -1,6 +1,6 @@
 import type { Rng } from './rng';
 
-/** Supply point identifiers with the check digits of RULES.md (account/rules/supplyPointIds.ts). */
+/** Supply point identifiers with the check digits of docs/spec/RULES.md (account/rules/supplyPointIds.ts). */
 
 const MPAN_PRIMES = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43];
 

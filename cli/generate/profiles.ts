@@ -49,7 +49,3 @@ export function resolveProfile(profile: Profile, rng: Rng): ConcreteProfile {
   if (profile !== 'mixed') return profile;
   return rng.chance(MIXED_LARGE_SHARE) ? 'large' : 'typical';
 }
-
-export function isProfile(value: string): value is Profile {
-  return (PROFILES as readonly string[]).includes(value);
-}

@@ -191,7 +191,7 @@ const VIOLATION_LIST: Violation[] = [
 
 export const VIOLATIONS: ReadonlyMap<string, Violation> = new Map(VIOLATION_LIST.map((v) => [v.code, v]));
 
-/** The codes of the brief (issue 8): the default of --violations. */
+/** The default of --violations: the violation codes a bulk-migration rehearsal is asked to cover (docs/bulk-migration.md). */
 export const DEFAULT_VIOLATION_CODES = [
   'invalid_supply_point_identifier',
   'invalid_phone_number',

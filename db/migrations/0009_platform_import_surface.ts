@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The rest of the platform's data-import surface (issue 15, platform/):
+ * The rest of the platform's data-import surface (platform/; docs/api.md, "The platform's other data-import operations"):
  * - the Account's platform fields `unknown_occupier` and `operations_team_name`;
  * - indexes for the per-supplier listings, which page by id (keyset) within one supplier: all
  *   processes, those with an account (PROCESSED) and those still pending (everything else);

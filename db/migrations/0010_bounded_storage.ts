@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Bounded storage (issue 17).
+ * Bounded storage (docs/operations.md, "Retention and storage per account").
  *
  * Outbox: publication is recorded by deleting a row of a small queue table, not by updating the
  * event row. `outbox` becomes insert-only (no dead tuple per publication; retention deletes old rows

@@ -37,6 +37,22 @@ export type EventPayloads = {
 };
 export type EventKey = keyof EventPayloads;
 
+/**
+ * One event of the catalogue as a builder writes it: its type, its version and the payload its
+ * schema describes, as one union discriminated by type and version. A payload with a field the
+ * schema does not have, without one it requires, or of another type, does not compile.
+ */
+export type CatalogueEvent = {
+  [E in AnyEntry as `${E['type']}-${E['version']}`]: { type: E['type']; version: E['version']; data: Static<E['schema']> };
+}[EventKey];
+
+/** Every event type of the catalogue. */
+export type EventType = CatalogueEvent['type'];
+/** The versions the catalogue has of one event type. */
+export type VersionOf<T extends EventType> = Extract<CatalogueEvent, { type: T }>['version'];
+/** The payload of one type and version: `EventPayloads["<type>-<version>"]`, looked up by its two parts. */
+export type PayloadOf<T extends EventType, V extends string> = Extract<CatalogueEvent, { type: T; version: V }>['data'];
+
 export const CATALOGUE: readonly CatalogueEntry[] = ENTRIES;
 
 const BY_KEY: ReadonlyMap<string, CatalogueEntry> = new Map(

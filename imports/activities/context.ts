@@ -9,7 +9,7 @@ import { getProcessById, type ImportProcess, type ImportStatus, transitionStatem
 import type { EventScope } from '../events';
 import type { PayloadBudget } from '../../lib/payloadBudget';
 
-/** What the import's activities need; the worker wires it (STYLE.md #3). */
+/** What the import's activities need; the worker wires it (docs/spec/STYLE.md #3). */
 export interface ActivityDeps {
   db: Knex;
   validator: AccountValidator;

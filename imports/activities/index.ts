@@ -13,7 +13,7 @@ type Step<I, O> = (deps: StepDeps, input: I) => Promise<O>;
 type Bound<I, O> = (input: I) => Promise<O>;
 
 /**
- * The import's activities (STYLE.md #3: built by a factory; the worker wires the dependencies).
+ * The import's activities (docs/spec/STYLE.md #3: built by a factory; the worker wires the dependencies).
  * Each is a plain function of its dependencies in its own file; their names are the activity
  * types recorded in workflow histories, so they never change. Every write is idempotent: the
  * import row is locked and its run checked, so a retried activity either finds its work done or

@@ -8,7 +8,7 @@ import { type ImportRef, lockRun, scopeOf, type StepDeps } from './context';
 
 /**
  * Supplier-configured follow-ups: customer emails queued when the supplier turns them on. The
- * workflow's path before e-mail delivery existed (emails/activities.ts took over); histories
+ * workflow's path before e-mail delivery existed (imports/activities/customerEmails.ts took over); histories
  * recorded then replay it.
  */
 export async function postImport(deps: StepDeps, ref: ImportRef): Promise<{ outcome: 'completed' | 'failed' }> {

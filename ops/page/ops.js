@@ -279,6 +279,41 @@
   $('record').addEventListener('click', function (e) { if (e.target === $('record')) location.hash = ''; });
   document.addEventListener('keydown', function (e) { if (e.key === 'Escape') location.hash = ''; });
 
+  /* ---------- builds (the worker deployment, from Temporal) ---------- */
+
+  function renderBuilds(b) {
+    $('deployment').textContent = b.deployment;
+    $('deployment-link').setAttribute('href', b.temporal_url);
+    var routing = b.current_build_id ? 'New imports start on ' + b.current_build_id : 'No build is current: new imports wait';
+    if (b.ramping) routing += '; ' + b.ramping.percentage + ' % ramped to ' + b.ramping.build_id;
+    if (b.routing_updating) routing += ' (change propagating)';
+    routing += ' · ' + n(b.open_imports) + (b.open_imports === 1 ? ' open import' : ' open imports') + (b.unassigned_open_imports ? ', ' + n(b.unassigned_open_imports) + ' not yet on a build' : '');
+    $('routing').textContent = routing;
+    var tbody = $('builds-table').tBodies[0];
+    tbody.replaceChildren();
+    if (b.builds.length === 0) {
+      tbody.appendChild(el('tr', {}, [el('td', { className: 'empty', text: 'no worker has registered a build yet' })]));
+      return;
+    }
+    b.builds.forEach(function (x) {
+      var since = x.status === 'CURRENT' ? x.current_since : x.status === 'RAMPING' ? x.ramping_since : x.deactivated_at || x.created_at;
+      tbody.appendChild(el('tr', { 'data-build': x.build_id, 'data-build-status': x.status }, [
+        el('td', { className: 'build', text: x.build_id }),
+        el('td', { className: 'status', text: x.status + (x.status === 'RAMPING' && b.ramping ? ' ' + b.ramping.percentage + ' %' : '') }),
+        el('td', { className: 'num workers', text: n(x.workers) }),
+        el('td', { className: 'num open-imports', text: n(x.open_imports) }),
+        el('td', { className: 'num', text: n(x.open_workflows - x.open_imports) }),
+        el('td', { className: 'dim', text: since ? clock(since) : '' }),
+      ]));
+    });
+  }
+
+  function refreshBuilds() {
+    return getJson('/api/builds').then(renderBuilds, function (err) {
+      $('routing').textContent = 'Temporal does not answer (' + err.message + '): the builds are unknown for now';
+    });
+  }
+
   /* ---------- refresh loop ---------- */
 
   function syncSuppliers(s) {
@@ -293,6 +328,7 @@
   var timer = null;
   function refresh() {
     clearTimeout(timer);
+    refreshBuilds();
     return getJson('/api/summary?' + query()).then(function (s) {
       last = s;
       syncSuppliers(s);

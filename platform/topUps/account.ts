@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
-import { HttpError, notFound } from '../../api/errors';
-import { canAccessSupplier } from '../../api/principal';
+import { HttpError, notFound } from '../../http/errors';
+import { canAccessSupplier } from '../../http/principal';
 import { getSupplier, type ImportSupplier } from '../../suppliers/store';
 
 /** The imported account a top-up writes to, with what its checks need of the supplier. */

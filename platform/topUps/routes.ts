@@ -1,9 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
-import type { RouterDeps } from '../../api/deps';
-import { jsonBody } from '../../api/middleware/jsonBody';
-import { assertObject } from '../../imports/service';
+import type { Config } from '../../lib/config';
+import type { DocumentStore } from '../../account/documents';
+import type { RouteDeps } from '../../http/deps';
+import { assertObject, jsonBody } from '../../http/middleware/jsonBody';
+import { errorShape, nonFieldErrorsBody } from '../../http/middleware/errorShape';
 import { lockImportedAccount, topUpSupplier, type TopUpAccount } from './account';
 import { checkDocumentPaths } from './documents';
 import { addNotes, checkNotesBody, notePaths } from './notes';
@@ -20,14 +22,16 @@ class DryRunRollback<T> extends Error {
 }
 
 /**
- * The platform's post-import top-ups of an imported account (issue 15): transactions, notes,
+ * The platform's post-import top-ups of an imported account (docs/api.md, "The platform's other data-import operations"): transactions, notes,
  * historical statements. Each request is one PostgreSQL transaction with its outbox events, under
  * the account's row lock; each item answers its own status; a retry answers ALREADY_EXISTS.
  */
-export function topUpsRouter(deps: Pick<RouterDeps, 'db' | 'authenticate' | 'config' | 'documentStore' | 'bodyBudget'>): Router {
+export function topUpsRouter(deps: RouteDeps & { db: Knex; config: Config; documentStore?: DocumentStore }): Router {
   const r = new Router({ prefix: '/v1/data-import' });
   r.use(deps.authenticate);
-  const body = jsonBody(deps.config.http.bodyLimitBytes, { budget: deps.bodyBudget });
+  // Every 400 in the platform's NonFieldErrors shape, the body's own too: mounted on each route (a
+  // router's use() would also wrap the routes of the routers mounted after it on this prefix).
+  const body = [errorShape(nonFieldErrorsBody), jsonBody(deps.config.http.bodyLimitBytes, { budget: deps.bodyBudget })];
 
   /** Body checks, supplier, then the account locked in a transaction that `work` runs in. */
   async function topUp<B extends { import_supplier: string; external_account_number: string }, T>(
@@ -56,7 +60,7 @@ export function topUpsRouter(deps: Pick<RouterDeps, 'db' | 'authenticate' | 'con
     }
   }
 
-  r.post('/transactions/create/', body, async (ctx) => {
+  r.post('/transactions/create/', ...body, async (ctx) => {
     const query = parseTransactionQuery(ctx.query);
     if (!query.ok) throw new TopUpValidationError(query.errors);
     const { result, dryRun } = await topUp(
@@ -71,13 +75,13 @@ export function topUpsRouter(deps: Pick<RouterDeps, 'db' | 'authenticate' | 'con
     ctx.body = { results: result };
   });
 
-  r.post('/notes/create/', body, async (ctx) => {
+  r.post('/notes/create/', ...body, async (ctx) => {
     const { result } = await topUp(ctx, checkNotesBody, notePaths, (trx, account, b) => addNotes(trx, account, b, new Date()));
     ctx.status = 201;
     ctx.body = result;
   });
 
-  r.post('/historical-statements/create/', body, async (ctx) => {
+  r.post('/historical-statements/create/', ...body, async (ctx) => {
     const { result } = await topUp(ctx, checkStatementsBody, statementPaths, addStatements);
     const b = ctx.request.body as { import_supplier: string; external_account_number: string };
     ctx.status = 201;

@@ -3,7 +3,7 @@ import { nextDay } from '../../account/dates';
 import { DECIMAL_RE } from '../../account/ajv';
 import type { IssueList } from '../../account/issues';
 import { enqueueEvents, type NewEvent } from '../../events/outbox';
-import { importWorkflowId } from '../../imports/workflowId';
+import { accountOrderingKey } from '../../events/orderingKey';
 import type { TopUpAccount } from './account';
 import { TransactionsRequestSchema, type TopUpTransaction, type TopUpTransactionType, type TransactionsRequest } from './schemas';
 import { bodyChecker, checkIds } from './validate';
@@ -151,7 +151,7 @@ function entryPostedEvent(account: TopUpAccount, ledger: LedgerRow, entryId: num
     type: 'billing.ledger.entry_posted',
     version: 'v2',
     key: `post-import:transaction:${account.number}:${id}`,
-    orderingKey: importWorkflowId(account.importSupplier, account.externalAccountNumber),
+    orderingKey: accountOrderingKey(account.importSupplier, account.externalAccountNumber),
     occurredAt: now,
     data: {
       ledger: { account: { number: account.number }, number: ledgerNumber(account.number, ledger.position), id: String(ledger.id) },

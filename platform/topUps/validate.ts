@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { ajv } from '../../account/ajv';
 import { translateAjvErrors } from '../../account/errors';
 import { IssueList, type Issue } from '../../account/issues';
-import { HttpError } from '../../api/errors';
+import { HttpError } from '../../http/errors';
 
 /** 400 `validation_error` with every issue of the body: `{detail, code, errors: [{detail, code, attr}]}`. */
 export class TopUpValidationError extends HttpError {
@@ -14,7 +14,7 @@ export class TopUpValidationError extends HttpError {
 
 /**
  * A body checker compiled once from a request schema: the shape (ajv, translated to the codes of
- * RULES.md) and then the request's own rules, which see only a well-shaped body.
+ * docs/spec/RULES.md) and then the request's own rules, which see only a well-shaped body.
  */
 export function bodyChecker<T>(schema: TSchema, rules: (body: T, issues: IssueList) => void): (body: unknown) => T {
   const validate: ValidateFunction = ajv.compile(schema);

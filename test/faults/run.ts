@@ -1,5 +1,5 @@
 /**
- * The fault suite (README "Fault suite"): migrates generated books through the real stack — the
+ * The fault suite (docs/fault-suite.md): migrates generated books through the real stack — the
  * API and worker processes under the run command's supervisor, a PostgreSQL cluster, a NATS
  * server and a Temporal dev server of its own — while it injects faults at random moments:
  *   worker   SIGKILL of worker processes

@@ -8,7 +8,9 @@
  *
  * Environment: TEST_DATABASE_URL, TEST_NATS_URL, TEST_TEMPORAL_ADDRESS (scripts/test.sh exports
  * them), SCHEMATHESIS (the CLI), FUZZ_MAX_EXAMPLES (default 100), FUZZ_SEED (default random,
- * printed: rerun with it to reproduce). Arguments after `--` go to `schemathesis run`.
+ * printed: rerun with it to reproduce), FUZZ_SCHEMA / FUZZ_CONFIG / FUZZ_CHECKS (another document
+ * to fuzz with, its schemathesis config, the checks; docs/platform-compatibility.md). Arguments
+ * after `--` go to `schemathesis run`.
  * What the checks mean and which do not apply where: docs/api-fuzzing.md.
  */
 import { spawn, ChildProcess } from 'node:child_process';
@@ -170,10 +172,14 @@ async function main(): Promise<number> {
     say(`API ready on ${base} after ${((Date.now() - T0) / 1000).toFixed(0)} s; token obtained with the demo API key`);
     say(`example account ${await importExample(base, token, 120_000)} imported (PROCESSED)`);
 
+    // FUZZ_SCHEMA fuzzes against another document (a file or URL; its operations are sent to this
+    // API), with its own FUZZ_CONFIG: docs/platform-compatibility.md runs the platform's own
+    // document this way. FUZZ_CHECKS narrows the checks (default all).
+    const schema = process.env.FUZZ_SCHEMA;
     const args = [
-      '--config-file', path.join(__dirname, 'schemathesis.toml'),
-      'run', `${base}/openapi.json`,
-      '--checks', 'all',
+      '--config-file', process.env.FUZZ_CONFIG ? path.resolve(process.env.FUZZ_CONFIG) : path.join(__dirname, 'schemathesis.toml'),
+      'run', ...(schema ? [schema, '--url', base] : [`${base}/openapi.json`]),
+      '--checks', process.env.FUZZ_CHECKS ?? 'all',
       '--max-examples', String(maxExamples),
       '--seed', seed,
       '--generation-database', 'none',
@@ -194,11 +200,24 @@ async function main(): Promise<number> {
     if (serverErrors.length > 0) say(`FAILED: the API counted 5xx answers:\n  ${serverErrors.join('\n  ')}`);
     const result = code !== 0 ? code : serverErrors.length > 0 ? 1 : 0;
     if (result !== 0) say(`the API's log: ${path.relative(ROOT, dir)}/api.log`);
+    // The run's count for the test command's closing line (scripts/lib/testcount.js): one check per
+    // operation schemathesis reported, plus the API's own 5xx count as one more.
+    const junit = fs.existsSync(path.join(dir, 'junit.xml')) ? fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8') : '';
+    const cases = junitCases(junit);
+    const failedCases = cases.filter((c) => /<(failure|error)\b/.test(c)).length + (serverErrors.length > 0 ? 1 : 0);
+    const total = cases.length + 1;
+    const failedAll = result !== 0 && failedCases === 0 ? 1 : failedCases;
+    process.stdout.write(`fuzz: ${total - failedAll} passed, ${failedAll} failed\n`);
     return result;
   } finally {
     await Promise.all([stopService(api), stopService(worker)]);
     await dropEverything(dbName, stream);
   }
+}
+
+/** The <testcase> elements of a JUnit report, each with its body. */
+function junitCases(xml: string): string[] {
+  return [...xml.matchAll(/<testcase\b[^>]*?(?:\/>|>[\s\S]*?<\/testcase>)/g)].map((m) => m[0]);
 }
 
 async function dropEverything(dbName: string, stream: string): Promise<void> {

@@ -1,9 +1,14 @@
 /**
  * Records workflow histories for the replay test: runs one import of each outcome on the real
  * servers and writes each history to test/histories/<name>.json. Re-record deliberately when the
- * workflow changes in a compatible way (README "Changing workflow code"):
+ * workflow changes in a compatible way (docs/operations.md "Changing workflow code"):
  *
  *   TEST_TEMPORAL_ADDRESS=127.0.0.1:7233 npx tsx test/histories/record.ts
+ *
+ * processed-traced.json is a run with tracing on (the OpenTelemetry interceptors' headers in its
+ * history), recorded by the tracing test from the real API and worker processes:
+ *
+ *   TRACING_TEST_HISTORY=$PWD/test/histories/processed-traced.json npm test -- test/integration/tracing.test.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

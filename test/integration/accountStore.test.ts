@@ -15,7 +15,7 @@ import { AccountSchema } from '../../account/schema';
 import { dataFields, schemaFields } from '../support/accountFields';
 import { createTestDatabase, TestDatabase } from '../support/db';
 
-const EXAMPLE_PATH = path.join(__dirname, '../../../shared/examples/account-dual-fuel.json');
+const EXAMPLE_PATH = path.join(__dirname, '../../examples/account-dual-fuel.json');
 const SUPPLIER = 'DEMO_ENERGY';
 const ALL_TABLES = ['accounts', 'account_references', ...OWNED_TABLES];
 

@@ -9,7 +9,7 @@ import { getProcessById, lockProcessForWrite } from '../../imports/store';
 import { insertAccount, newAccountNumber } from '../../db/stores/accountStore';
 import { enqueueEvents } from '../../events/outbox';
 import { postImportCompletedEvent } from '../../imports/events';
-import { createEmailActivities } from '../../emails/activities';
+import { createEmailActivities } from '../../imports/activities/customerEmails';
 import { createDb } from '../../db/knex';
 import type { TestDatabase } from '../support/db';
 import { StepActivities, StepsDatabase, stepActivities, stepsDatabase, storeRun } from '../support/importRuns';

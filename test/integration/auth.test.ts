@@ -165,7 +165,7 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
       const { token } = await tokenFor(app, keyB.key);
       const res = await request(app.callback()).post('/v2/data-import/accounts/').set('Authorization', `Token ${token}`).send(uniqueAccount('AUTH-B-2'));
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ code: 'import_process_failed_validation', detail: expect.any(String), domain: 'import_process' });
+      expect(res.body).toEqual({ code: 'import_process_failed_validation', detail: expect.any(String), domain: 'import_process', errors: [] });
       expect(await s.t.db('import_processes').where({ external_account_number: 'AUTH-B-2' }).count({ n: '*' })).toEqual([{ n: '0' }]);
     });
 

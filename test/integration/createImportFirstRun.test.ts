@@ -5,11 +5,11 @@
  * and answered all the same).
  */
 import type { Client } from '@temporalio/client';
-import { databaseValidator } from '../../account/databaseValidator';
+import { databaseValidator } from '../../suppliers/databaseValidator';
 import { createImport } from '../../imports/service';
 import { getProcessById, insertFirstRun } from '../../imports/store';
 import { importWorkflowId } from '../../imports/workflowId';
-import { AlreadyImportedError, ImportProcessError } from '../../api/errors';
+import { AlreadyImportedError, ImportProcessError } from '../../http/errors';
 import { StepActivities, StepsDatabase, stepActivities, stepsDatabase } from '../support/importRuns';
 import { uniqueAccount } from '../support/fixtures';
 import { silentLog } from '../support/stack';

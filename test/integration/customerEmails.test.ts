@@ -11,7 +11,7 @@ import { startSmtpSink, SmtpSink } from '../support/smtpSink';
 import { runCli } from '../unit/cli/runCli';
 import { updateSupplier } from '../../suppliers/store';
 import { createWorker, createWorkerActivities } from '../../worker/createWorker';
-import { databaseValidator } from '../../account/databaseValidator';
+import { databaseValidator } from '../../suppliers/databaseValidator';
 import { createMailer } from '../../emails/mailer';
 import { registerCustomerEmailGauge } from '../../emails/metrics';
 
@@ -193,6 +193,7 @@ describe('customer e-mails on migration', () => {
       namespace: s.config.temporal.namespace,
       taskQueue: s.taskQueue,
       activities: createWorkerActivities({ db: s.t.db, validator: databaseValidator({ db: s.t.db, cache: s.cache }), subjectPrefix: s.subjectPrefix, log: silentLog, mail }),
+      version: { deploymentName: s.config.temporal.deploymentName, buildId: s.buildId },
     });
     const run = second.run();
     try {
@@ -223,7 +224,7 @@ describe('customer e-mails on migration', () => {
     const ext = s.ext('MAIL-CRASH');
     await s.stopWorker();
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/crashWorker.ts')], {
-      env: { ...process.env, DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: 'never', SMTP_URL: sink.url, EMAIL_TEMPLATES_DIR: templatesDir },
+      env: { ...process.env, DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, BUILD_ID: s.buildId, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: 'never', SMTP_URL: sink.url, EMAIL_TEMPLATES_DIR: templatesDir },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_c, signal) => resolve(signal)));

@@ -7,7 +7,7 @@ import { readStream } from '../support/stream';
 
 function startCrashingWorker(s: Stack, crashAt: 'after-commit' | 'during'): Promise<{ exited: Promise<NodeJS.Signals | null> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/crashWorker.ts')], {
-    env: { ...process.env, DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: crashAt },
+    env: { ...process.env, DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, BUILD_ID: s.buildId, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: crashAt },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));

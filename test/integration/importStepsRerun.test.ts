@@ -4,7 +4,7 @@
  * must continue from what it finds; only another run number is stale (issue "Nothing gets stuck").
  */
 import type { ImportRef } from '../../imports/activities';
-import { createEmailActivities } from '../../emails/activities';
+import { createEmailActivities } from '../../imports/activities/customerEmails';
 import { countByStatus, getProcessById } from '../../imports/store';
 import type { TestDatabase } from '../support/db';
 import { StepActivities, StepsDatabase, stepActivities, stepsDatabase, storeRun } from '../support/importRuns';

@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { buildOpenApiDocument } from '../../api/openapi';
-import { ERROR_CODES } from '../../api/errors';
+import { ERROR_CODES } from '../../http/errors';
 import { isIsoDate, isIsoDateTime } from '../../account/dates';
 import { DECIMAL_RE } from '../../account/ajv';
 import { exampleAccount } from '../support/fixtures';

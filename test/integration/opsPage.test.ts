@@ -16,7 +16,8 @@ import { insertRegistrations } from '../../registration/store';
 import { importWorkflowId } from '../../imports/workflowId';
 import { createOpsApp, startOpsServer } from '../../ops/server';
 import { loadConfig } from '../../lib/config';
-import { AffectedImportsSchema, ImportRecordSchema, SummarySchema } from '../../ops/schema';
+import { AffectedImportsSchema, BuildsSchema, ImportRecordSchema, SummarySchema } from '../../ops/schema';
+import { deployStatus } from '../../deploys/status';
 import { buildOpsOpenApiDocument } from '../../ops/openapi';
 
 /**
@@ -144,7 +145,9 @@ describe('the operations page in a browser', () => {
     ]);
     await history();
 
-    server = http.createServer(createOpsApp({ db: s.t.db, log: silentLog, temporal: { uiUrl: TEMPORAL_UI, namespace: 'default' } }).callback());
+    server = http.createServer(
+      createOpsApp({ db: s.t.db, log: silentLog, temporal: { uiUrl: TEMPORAL_UI, namespace: 'default' }, deployment: () => deployStatus(s.client, s.config) }).callback(),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
@@ -181,6 +184,17 @@ describe('the operations page in a browser', () => {
     expect(await text('#registrations-table [data-status="MARKED"] .count')).toBe('1');
     expect(await text('#emails-table [data-status="QUEUED"] .count')).toBe('1');
     expect(await text('#outbox-backlog')).toMatch(/^\d+$/);
+  });
+
+  it('shows which builds run imports: the stack\'s build, current, with its worker and the import waiting for tomorrow', async () => {
+    const row = page.locator('#builds-table tr[data-build="test"]');
+    await row.waitFor();
+    expect(await row.getAttribute('data-build-status')).toBe('CURRENT');
+    expect(await text('#builds-table tr[data-build="test"] .workers')).toBe('1');
+    // LATER-1 waits for its window, pinned to the build its first task ran on.
+    expect(await text('#builds-table tr[data-build="test"] .open-imports')).toBe('1');
+    expect(await text('#routing')).toMatch(/^New imports start on test · 1 open import$/);
+    expect(await page.locator('#deployment-link').getAttribute('href')).toBe(`${TEMPORAL_UI}/namespaces/default/worker-deployments/${s.taskQueue}`);
   });
 
   it('lists the top error codes, opens the affected accounts and links each to its record and its workflow', async () => {
@@ -252,7 +266,9 @@ describe('the operations page in a browser', () => {
 describe('the JSON behind the operations page', () => {
   let s: Stack;
   const ajv = addFormats(new Ajv({ strict: false }));
-  const ops = (token?: string) => request(createOpsApp({ db: s.t.db, log: silentLog, temporal: { uiUrl: TEMPORAL_UI, namespace: 'ns-1' }, token }).callback());
+  let temporalAway = false;
+  const deployment = () => (temporalAway ? Promise.reject(new Error('14 UNAVAILABLE: No connection established')) : deployStatus(s.client, s.config));
+  const ops = (token?: string) => request(createOpsApp({ db: s.t.db, log: silentLog, temporal: { uiUrl: TEMPORAL_UI, namespace: 'ns-1' }, token, deployment }).callback());
 
   beforeAll(async () => {
     s = await startStack({ worker: false, relay: false });
@@ -301,7 +317,21 @@ describe('the JSON behind the operations page', () => {
 
     const doc = await ops().get('/openapi.json');
     expect(doc.body).toEqual(JSON.parse(JSON.stringify(buildOpsOpenApiDocument())));
-    expect(Object.keys(doc.body.paths)).toEqual(['/api/summary', '/api/errors', '/api/imports/{supplier}/{external_account_number}']);
+    expect(Object.keys(doc.body.paths)).toEqual(['/api/summary', '/api/errors', '/api/builds', '/api/imports/{supplier}/{external_account_number}']);
+
+    // No worker has started on this task queue: a deployment with no build yet.
+    const builds = await ops().get('/api/builds');
+    expect(builds.status).toBe(200);
+    expect(ajv.validate(BuildsSchema, builds.body)).toBe(true);
+    expect(builds.body).toMatchObject({ deployment: s.taskQueue, current_build_id: null, builds: [], temporal_url: `${TEMPORAL_UI}/namespaces/ns-1/worker-deployments/${s.taskQueue}` });
+    temporalAway = true;
+    try {
+      const away = await ops().get('/api/builds');
+      expect([away.status, away.body.code]).toEqual([503, 'service_unavailable']);
+      expect((await ops().get('/api/summary')).status).toBe(200);
+    } finally {
+      temporalAway = false;
+    }
   });
 
   it('answers bad input with a stable code, never a 500', async () => {
@@ -315,6 +345,7 @@ describe('the JSON behind the operations page', () => {
       ['/api/errors?code=boom&after=%%%', 400, 'validation_error'],
       ['/api/errors?code=boom&limit=100000', 400, 'validation_error'],
       ['/api/imports/DEMO_ENERGY/NOPE', 404, 'not_found'],
+      ['/api/builds?x=1', 400, 'validation_error'],
       ['/nothing-here', 404, 'not_found'],
     ];
     for (const [url, status, code] of cases) {
@@ -339,13 +370,13 @@ describe('the JSON behind the operations page', () => {
 
   it('starts on OPS_BIND, and a second API replica on the same machine goes on without it', async () => {
     const config = loadConfig({ DATABASE_URL: s.t.url, OPS_BIND: '127.0.0.1:0' });
-    const first = (await startOpsServer(config, { db: s.t.db, log: silentLog }))!;
+    const first = (await startOpsServer(config, { db: s.t.db, log: silentLog, deployment }))!;
     try {
       expect((await fetch(`${first.url}api/summary`)).status).toBe(200);
       const port = new URL(first.url).port;
-      const second = await startOpsServer(loadConfig({ DATABASE_URL: s.t.url, OPS_BIND: `127.0.0.1:${port}` }), { db: s.t.db, log: silentLog });
+      const second = await startOpsServer(loadConfig({ DATABASE_URL: s.t.url, OPS_BIND: `127.0.0.1:${port}` }), { db: s.t.db, log: silentLog, deployment });
       expect(second).toBeNull();
-      expect(await startOpsServer(loadConfig({ OPS_BIND: 'off' }), { db: s.t.db, log: silentLog })).toBeNull();
+      expect(await startOpsServer(loadConfig({ OPS_BIND: 'off' }), { db: s.t.db, log: silentLog, deployment })).toBeNull();
     } finally {
       await first.close();
     }

@@ -5,7 +5,7 @@
  */
 import { createActivities, ImportRef } from '../../imports/activities';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
-import { databaseValidator } from '../../account/databaseValidator';
+import { databaseValidator } from '../../suppliers/databaseValidator';
 import { getProcessById, lockProcessForWrite } from '../../imports/store';
 import { PayloadBudget } from '../../lib/payloadBudget';
 import { createDb } from '../../db/knex';

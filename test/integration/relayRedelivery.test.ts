@@ -158,11 +158,13 @@ describe('writing an event whose payload fails its catalogue schema', () => {
   });
 
   it('throws EventSchemaError and rolls back the whole transaction, valid events included', async () => {
-    const base = { type: 'data_import.import_process.complete', version: 'v1', orderingKey: 'IMP-X', occurredAt: new Date() };
+    const base = { type: 'data_import.import_process.complete' as const, version: 'v1' as const, orderingKey: 'IMP-X', occurredAt: new Date() };
     const failure = await t.db
       .transaction(async (trx) => {
         await trx('import_suppliers').insert({ code: 'ROLLBACK_PROBE', status: 'Ongoing' });
         await enqueueEvents(trx, 'events', [{ ...base, key: 'IMP-X:ok', data: { resource_type: 'account', external_identifier: 'X', identifier: 'A-1' } }]);
+        // Off the catalogue on purpose, to show the run-time check behind the compiler's.
+        // @ts-expect-error `extra` is not a field of the event, `identifier` is missing
         await enqueueEvents(trx, 'events', [{ ...base, key: 'IMP-X:bad', data: { resource_type: 'account', external_identifier: 'X', extra: 1 } }]);
       })
       .then(
@@ -180,6 +182,7 @@ describe('writing an event whose payload fails its catalogue schema', () => {
   it('rejects an event type and version the catalogue does not have', async () => {
     const failure = await t.db
       .transaction((trx) =>
+        // @ts-expect-error the catalogue has no v99 of account.created (the run-time check is under test)
         enqueueEvents(trx, 'events', [{ type: 'account.created', version: 'v99', data: {}, key: 'k', orderingKey: 'k', occurredAt: new Date() }]),
       )
       .then(

@@ -8,7 +8,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { createActivities, ImportRef } from '../../imports/activities';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
-import { databaseValidator, SUPPLIER_CACHE_MS } from '../../account/databaseValidator';
+import { databaseValidator, SUPPLIER_CACHE_MS } from '../../suppliers/databaseValidator';
 import { upsertReferenceData } from '../../account/referenceDataStore';
 import { getProcessById } from '../../imports/store';
 import { storeRun } from '../support/importRuns';

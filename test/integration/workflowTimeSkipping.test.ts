@@ -3,7 +3,7 @@ import { Worker, Runtime, DefaultLogger } from '@temporalio/worker';
 import { ApplicationFailure } from '@temporalio/common';
 import { accountImport, AccountImportInput, INFRASTRUCTURE_ERROR_CODE } from '../../workflows/accountImport';
 import type { ImportActivities, ImportRef } from '../../imports/activities';
-import type { EmailActivities } from '../../emails/activities';
+import type { EmailActivities } from '../../imports/activities/customerEmails';
 
 /**
  * The workflow's own logic (timers, retry bounds, failure mapping) on the time-skipping test

@@ -7,11 +7,13 @@ import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import pino from 'pino';
 import { createDb } from '../../db/knex';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
-import { databaseValidator } from '../../account/databaseValidator';
+import { databaseValidator } from '../../suppliers/databaseValidator';
 import { createWorker, createWorkerActivities, WorkerActivities } from '../../worker/createWorker';
 import type { ImportRef } from '../../imports/activities';
 import { createMailer } from '../../emails/mailer';
 import { loadConfig } from '../../lib/config';
+import { Client, Connection } from '@temporalio/client';
+import { becomeCurrentIfNone } from '../../deploys/versions';
 
 async function main() {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -44,9 +46,15 @@ async function main() {
             return new Promise<never>(() => undefined);
           },
         };
-  const worker = await createWorker({ connection, namespace: 'default', taskQueue: env.TASK_QUEUE!, activities });
+  // The stack's deployment and build: an import this process starts is pinned to that version,
+  // and the stack's own worker (same version) takes it over once this one is killed.
+  const worker = await createWorker({ connection, namespace: 'default', taskQueue: env.TASK_QUEUE!, activities, version: { deploymentName: env.TASK_QUEUE!, buildId: env.BUILD_ID! } });
+  const running = worker.run();
+  // Like a worker's first start: when no version is current yet, this one becomes current.
+  const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS! }) });
+  await becomeCurrentIfNone(client, env.TASK_QUEUE!, env.BUILD_ID!);
   process.stdout.write('ready\n');
-  await worker.run();
+  await running;
 }
 
 main().catch((err) => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The shared example account (../shared/examples), read fresh for every caller. */
+/** The example account (examples/account-dual-fuel.json), read fresh for every caller. */
 export function exampleAccount(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const file = path.join(__dirname, '../../examples/account-dual-fuel.json');
   return { ...JSON.parse(fs.readFileSync(file, 'utf8')), ...overrides };

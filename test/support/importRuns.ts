@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { createActivities, type ActivityDeps, type ImportRef } from '../../imports/activities';
-import { databaseValidator } from '../../account/databaseValidator';
+import { databaseValidator } from '../../suppliers/databaseValidator';
 import { silentLog } from './stack';
 import { upsertRun } from '../../imports/store';
 import { importWorkflowId } from '../../imports/workflowId';

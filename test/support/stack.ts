@@ -9,13 +9,14 @@ import { createMetrics } from '../../lib/metrics';
 import { connectNats, ensureStream, NatsConnection } from '../../events/nats';
 import { OutboxRelay } from '../../events/relay';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
-import { databaseValidator } from '../../account/databaseValidator';
+import { databaseValidator } from '../../suppliers/databaseValidator';
 import { createApp } from '../../api/app';
 import type { AppDeps } from '../../api/deps';
 import { natsCheck, postgresCheck, temporalCheck } from '../../lib/readiness';
 import { createWorker, createWorkerActivities, WorkerActivities } from '../../worker/createWorker';
 import { createSupplier } from '../../suppliers/store';
 import { createMailer } from '../../emails/mailer';
+import { becomeCurrentIfNone } from '../../deploys/versions';
 import { createTestDatabase, TestDatabase } from './db';
 import { TEST_NATS_URL, TEST_TEMPORAL_ADDRESS } from './env';
 import { testAuth } from './auth';
@@ -47,13 +48,20 @@ export interface Stack {
   subjectPrefix: string;
   stream: string;
   taskQueue: string;
+  /** The build id the stack's workers register (crash workers it spawns must register the same). */
+  buildId: string;
   stop(): Promise<void>;
   /** The dependencies the stack's app was built from. */
   deps: AppDeps;
   /** The same app built with another config. */
   appWith(config: Config): Koa;
-  /** Starts a worker over the real activities, or over what `activities` makes of them (a test's kill or pause point). */
-  startWorker(opts?: { activities?: (real: WorkerActivities) => WorkerActivities }): Promise<void>;
+  /**
+   * Starts a worker over the real activities, or over what `activities` makes of them (a test's
+   * kill or pause point). Like a production worker it registers its version (`buildId`, default
+   * the stack's) in the stack's worker deployment and, when no version is current yet, makes it
+   * current (waiting for that, so the first import does not wait for it).
+   */
+  startWorker(opts?: { activities?: (real: WorkerActivities) => WorkerActivities; buildId?: string }): Promise<void>;
   stopWorker(): Promise<void>;
 }
 
@@ -63,7 +71,7 @@ export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' })
  * The whole service in-process against the real servers, isolated per test file: a fresh
  * database, a unique subject prefix and stream, a unique task queue on the test Temporal server.
  */
-export async function startStack(opts: { worker?: boolean; relay?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(opts: { worker?: boolean; relay?: boolean; env?: Record<string, string>; buildId?: string } = {}): Promise<Stack> {
   const id = crypto.randomBytes(4).toString('hex');
   const subjectPrefix = `t${id}`;
   const stream = `T_${id}`;
@@ -123,6 +131,7 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; env?
     subjectPrefix,
     stream,
     taskQueue,
+    buildId: opts.buildId ?? 'test',
     async startWorker(wopts = {}) {
       const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
       const mail = createMailer(config.email);
@@ -132,12 +141,14 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; env?
         namespace: config.temporal.namespace,
         taskQueue,
         activities: wopts.activities ? wopts.activities(real) : real,
+        version: { deploymentName: config.temporal.deploymentName, buildId: wopts.buildId ?? stack.buildId },
       });
       const w = stack.worker;
       stack.workerRun = w.run().finally(() => {
         mail.transport.close();
         return nativeConnection.close();
       });
+      await becomeCurrentIfNone(client, config.temporal.deploymentName, wopts.buildId ?? stack.buildId);
     },
     async stopWorker() {
       if (stack.worker && stack.worker.getState() === 'RUNNING') stack.worker.shutdown();

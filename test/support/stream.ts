@@ -6,6 +6,9 @@ export interface StoredEvent {
   subject: string;
   seq: number;
   msgId: string | undefined;
+  /** The W3C trace context headers the relay set (docs/tracing.md), when the event was traced. */
+  traceparent: string | undefined;
+  tracestate: string | undefined;
   envelope: EventEnvelope;
 }
 
@@ -24,7 +27,14 @@ export async function readStream(nc: NatsConnection, stream: string, filter?: st
     if (pending === 0) return out;
     const iter = await consumer.fetch({ max_messages: pending, expires: 5000 });
     for await (const m of iter) {
-      out.push({ subject: m.subject, seq: m.seq, msgId: m.headers?.get('Nats-Msg-Id'), envelope: m.json<EventEnvelope>() });
+      out.push({
+        subject: m.subject,
+        seq: m.seq,
+        msgId: m.headers?.get('Nats-Msg-Id'),
+        traceparent: m.headers?.get('traceparent') || undefined,
+        tracestate: m.headers?.get('tracestate') || undefined,
+        envelope: m.json<EventEnvelope>(),
+      });
       if (out.length >= pending) break;
     }
   } finally {

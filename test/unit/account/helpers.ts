@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { DocumentStore } from '../../../account/documents';
 import { buildReferenceData, DEFAULT_REFERENCE_DATA_ROWS, type ReferenceData } from '../../../account/referenceData';
 import {
@@ -12,7 +13,7 @@ import {
 /** Today for every test: 2026-11-21, mid-morning in London. */
 export const NOW = new Date('2026-11-21T10:00:00Z');
 
-const EXAMPLE = fs.readFileSync('/work/shared/examples/account-dual-fuel.json', 'utf8');
+const EXAMPLE = fs.readFileSync(path.join(__dirname, '../../../examples/account-dual-fuel.json'), 'utf8');
 
 /** A fresh deep copy of the shared example account (any shape: tests corrupt it). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,6 +1,6 @@
 import { errorsAfter, type Mutate } from './mutate';
 
-/** The platform's account-level fields (issue 15): unknown_occupier and operations_team_name. */
+/** The platform's account-level fields: unknown_occupier and operations_team_name (docs/api.md, "Account fields"). */
 describe('platform fields of the Account', () => {
   it.each<[string, Mutate, string[]]>([
     ['the platform example flag unknown_occupier: false validates', (a) => (a.unknown_occupier = false), []],

@@ -44,7 +44,7 @@ describe('shape of the Account (ajv, translated to codes and dot paths)', () => 
     expect(await errorsAfter(mutate)).toEqual(expected);
   });
 
-  it('accepts the decimal forms of RULES.md ("12.5", "-3.00") and empty descriptive text', async () => {
+  it('accepts the decimal forms of docs/spec/RULES.md ("12.5", "-3.00") and empty descriptive text', async () => {
     expect(
       await errorsAfter((a) => {
         a.payment_schedules[0].amount = '12.5';

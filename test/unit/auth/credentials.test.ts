@@ -1,4 +1,4 @@
-import { credentialOf } from '../../../api/middleware/authenticate';
+import { credentialOf } from '../../../auth/authenticate';
 
 const ctx = (authorization?: string) => ({ get: (h: string) => (h === 'authorization' ? (authorization ?? '') : '') });
 

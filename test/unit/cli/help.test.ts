@@ -2,8 +2,8 @@ import { Command } from 'commander';
 import { buildProgram } from '../../../cli/main';
 import { allCommands, runCli } from './runCli';
 
-// The command groups of the operator CLI (cli/commands/{importSuppliers,organisations,apiKeys,referenceData,imports,maintenance,emails}.ts).
-const OPERATOR_GROUPS = ['import-suppliers', 'organisations', 'api-keys', 'reference-data', 'imports', 'maintenance', 'emails'];
+// The command groups of the operator CLI (cli/commands/{importSuppliers,organisations,apiKeys,referenceData,imports,maintenance,emails,deploy,replay}.ts).
+const OPERATOR_GROUPS = ['import-suppliers', 'organisations', 'api-keys', 'reference-data', 'imports', 'maintenance', 'emails', 'deploy', 'replay'];
 
 const pathOf = (c: Command): string[] => (c.parent ? [...pathOf(c.parent), c.name()] : []);
 

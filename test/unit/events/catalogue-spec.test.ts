@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CATALOGUE, entryKey, findEntry } from '../../../events/catalogue';
 import { parseEventsCatalogue, type FieldType, type Fields } from './specCatalogue';
 
-const SPEC_PATH = path.join(__dirname, '../../../../shared/spec/events-catalogue.md');
+const SPEC_PATH = path.join(__dirname, '../../../docs/spec/events-catalogue.md');
 const specEntries = parseEventsCatalogue(readFileSync(SPEC_PATH, 'utf8'));
 
 interface JsonSchema {
@@ -46,7 +46,7 @@ function objectSchemas(schema: JsonSchema): JsonSchema[] {
   return schema.type === 'object' && schema.properties ? [schema, ...nested] : nested;
 }
 
-describe('the events catalogue matches spec/events-catalogue.md', () => {
+describe('the events catalogue matches docs/spec/events-catalogue.md', () => {
   it('reads the expanded shorthand entries of the spec as their own type-versions', () => {
     const keys = new Set(specEntries.map((e) => entryKey(e.type, e.version)));
     // one of each shorthand form: ".removed", "...-suffix", cumulative "v3 adds", "the accepted fields

@@ -1,4 +1,4 @@
-// An independent reading of spec/events-catalogue.md, used only by tests to cross-check the
+// An independent reading of docs/spec/events-catalogue.md, used only by tests to cross-check the
 // hand-written catalogue. It shares no code with events/catalogue: if both read the spec the
 // same way by accident of shared code, the cross-check would prove nothing.
 

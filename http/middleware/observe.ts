@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
+import { context } from '@opentelemetry/api';
+import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import type { Logger } from '../../lib/logger';
 import type { Metrics } from '../../lib/metrics';
 import { answerFor } from './errors';
@@ -7,7 +9,8 @@ import { answerFor } from './errors';
 /**
  * Request id (honours a sane incoming X-Request-Id), a child logger carrying it, one access-log
  * line per request (no bodies, no query strings with personal data), and the HTTP metrics
- * labelled by the matched route pattern, never the raw path (bounded label cardinality).
+ * labelled by the matched route pattern, never the raw path (bounded label cardinality). With
+ * tracing on, the request's span is named by that pattern too (`POST /v2/data-import/accounts/`).
  */
 export function observe(log: Logger, metrics: Metrics): Middleware {
   return async (ctx, next) => {
@@ -40,6 +43,8 @@ export function observe(log: Logger, metrics: Metrics): Middleware {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       const labels = { route: String(route), method: ctx.method, status: String(status ?? ctx.status) };
+      const rpc = getRPCMetadata(context.active());
+      if (rpc?.type === RPCType.HTTP && route !== 'unmatched') rpc.route = labels.route;
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
       if (log.isLevelEnabled('info')) {

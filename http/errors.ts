@@ -1,5 +1,5 @@
 /**
- * Every error the API answers is an HttpError, rendered by one middleware (api/middleware/errors.ts).
+ * Every error the API answers is an HttpError, rendered by one middleware (http/middleware/errors.ts).
  * `code` values are a contract with integrators: stable, listed here, documented in the OpenAPI
  * document; `detail` wording is free.
  */
@@ -86,5 +86,21 @@ export class RawBodyError extends HttpError {
   }
   override body() {
     return this.raw;
+  }
+}
+
+/**
+ * An error answered in the body shape of the operation it happened in (http/middleware/errorShape.ts):
+ * the status, code, detail and headers of the original, another body.
+ */
+export class ShapedError extends HttpError {
+  constructor(
+    readonly original: HttpError,
+    private readonly shaped: unknown,
+  ) {
+    super(original.code, original.detail, original.extra, original.headers);
+  }
+  override body() {
+    return this.shaped;
   }
 }

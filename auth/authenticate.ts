@@ -1,11 +1,11 @@
 import type { Context, Middleware } from 'koa';
-import type { Config } from '../../lib/config';
-import type { Logger } from '../../lib/logger';
-import { HttpError } from '../errors';
-import type { Principal } from '../principal';
-import type { AuthStore, KeyGrant } from '../../auth/store';
-import type { TokenService } from '../../auth/tokens';
-import { JwtError } from '../../auth/jwt';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import { HttpError } from '../http/errors';
+import type { Principal } from '../http/principal';
+import type { AuthStore, KeyGrant } from './store';
+import type { TokenService } from './tokens';
+import { JwtError } from './jwt';
 
 /** Sent with every 401: the scheme integrators use (spec: `Authorization: Token <token>`). */
 const CHALLENGE = { 'WWW-Authenticate': 'Token' };

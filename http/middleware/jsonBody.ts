@@ -82,10 +82,9 @@ function readBody(req: NodeJS.ReadableStream & { destroy?: () => void }, limit: 
   });
 }
 
-/** The parsed body must be a JSON object (not an array, string, number or null). */
-export function requireObject(body: unknown): Record<string, unknown> {
+/** The one object check of a parsed body: a JSON object (not an array, string, number or null), else 400 parse_error. */
+export function assertObject(body: unknown): asserts body is Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new HttpError('parse_error', 'The body must be a JSON object.');
   }
-  return body as Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { jsonBody } from '../../../api/middleware/jsonBody';
+import { jsonBody } from '../../../http/middleware/jsonBody';
 import { PayloadBudget } from '../../../lib/payloadBudget';
 
 /** A server whose handler waits for `release` after recording the body's size. */

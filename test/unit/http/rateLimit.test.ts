@@ -1,4 +1,4 @@
-import { TokenBucketLimiter } from '../../../api/middleware/rateLimit';
+import { TokenBucketLimiter } from '../../../http/middleware/rateLimit';
 
 describe('token bucket limiter', () => {
   it('allows the burst, then refuses with the seconds until the next token', () => {

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { createAccountValidator, AccountValidator, SupplierConfig } from './validator';
-import { LocalDocumentStore, DocumentStore } from './documents';
-import { ReferenceDataCache } from './referenceDataCache';
-import { findReferenceOwners } from './referenceDataStore';
-import { getSupplier, ImportSupplier } from '../suppliers/store';
+import { createAccountValidator, AccountValidator, SupplierConfig } from '../account/validator';
+import { LocalDocumentStore, DocumentStore } from '../account/documents';
+import { ReferenceDataCache } from '../account/referenceDataCache';
+import { findReferenceOwners } from '../account/referenceDataStore';
+import { getSupplier, ImportSupplier } from './store';
 
 export function toSupplierConfig(s: ImportSupplier): SupplierConfig {
   return {
@@ -23,7 +23,7 @@ const supplierCaches = new WeakMap<Knex, Map<string, { value: SupplierConfig | n
 /**
  * Suppliers change rarely (an operator's status or configuration change) and every validation
  * reads one: each process reuses what it read for SUPPLIER_CACHE_MS, so an operator's change takes
- * effect within two seconds (README "Operator CLI"). The cache belongs to the pool `db`.
+ * effect within two seconds (docs/operations.md "Operator CLI"). The cache belongs to the pool `db`.
  */
 export async function cachedSupplier(db: Knex, code: string, opts: { now?: number; via?: Knex } = {}): Promise<SupplierConfig | null> {
   const now = opts.now ?? Date.now();

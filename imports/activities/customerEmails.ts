@@ -1,19 +1,19 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import type { Logger } from '../lib/logger';
-import { EMAIL_FAILURE } from '../lib/failureCodes';
-import type { ImportRef } from '../imports/activities';
-import { getProcessById, ImportProcess, lockProcessWith, setStep, setStepStatement } from '../imports/store';
-import { getSupplier } from '../suppliers/store';
-import { findAccountByExternal } from '../db/stores/accountStore';
-import { cachedSupplier } from '../account/databaseValidator';
-import { enqueueEvents } from '../events/outbox';
-import { postImportCompletedEvent, postImportErrorEvent } from '../imports/events';
-import { countEmailsByStatus, countsFromJson, EMAIL_COUNTS_OF_IMPORT_ROW, type EmailStatus, failQueued, queueEmails } from './store';
-import { deliverAccountEmails, SenderNotConfiguredError } from './delivery';
-import type { MailTransport } from './transport';
-import type { TemplateRenderer } from './templates';
+import type { Logger } from '../../lib/logger';
+import { EMAIL_FAILURE } from '../../lib/failureCodes';
+import type { ImportRef } from './context';
+import { getProcessById, ImportProcess, lockProcessWith, setStep, setStepStatement } from '../store';
+import { getSupplier } from '../../suppliers/store';
+import { findAccountByExternal } from '../../db/stores/accountStore';
+import { cachedSupplier } from '../../suppliers/databaseValidator';
+import { enqueueEvents } from '../../events/outbox';
+import { postImportCompletedEvent, postImportErrorEvent } from '../events';
+import { countEmailsByStatus, countsFromJson, EMAIL_COUNTS_OF_IMPORT_ROW, type EmailStatus, failQueued, queueEmails } from '../../emails/store';
+import { deliverAccountEmails, SenderNotConfiguredError } from '../../emails/delivery';
+import type { MailTransport } from '../../emails/transport';
+import type { TemplateRenderer } from '../../emails/templates';
 
 export const WELCOME_TEMPLATE = 'migration_welcome';
 
@@ -58,7 +58,7 @@ export function createEmailActivities(deps: EmailActivityDeps) {
   async function queue(trx: Knex, p: Locked): Promise<Counts | null> {
     if (p.currentStep === 'done' || p.currentStep === 'post_import_failed') return null;
     // Most suppliers send no e-mails: the configuration every validation reads (cached for 2 s,
-    // README "Operator CLI") says so without a query; a supplier that sends them is read afresh.
+    // docs/operations.md "Operator CLI") says so without a query; a supplier that sends them is read afresh.
     const sends = (await cachedSupplier(db, p.importSupplier, { via: trx }))?.sendCustomerEmails ?? true;
     const supplier = sends ? await getSupplier(trx, p.importSupplier) : null;
     if (supplier?.sendCustomerEmails) {

@@ -1,0 +1,251 @@
+import request from 'supertest';
+import type Koa from 'koa';
+import Ajv, { type ValidateFunction } from 'ajv';
+import { startStack, Stack } from '../support/stack';
+import { uniqueAccount } from '../support/fixtures';
+import { createOrganisation, grantSupplier, issueApiKey } from '../../auth/store';
+import { createSupplier } from '../../suppliers/store';
+import { PLATFORM_ONLY_FIELDS } from '../../account/platformFields';
+import type { Config } from '../../lib/config';
+
+/**
+ * Platform clients work unchanged (docs/platform-compatibility.md): the operations this service
+ * shares with the platform, driven with bad input of every kind, answer only statuses the
+ * platform's public data-import OpenAPI document lists for the operation, each in the body shape it
+ * gives — or one of the documented deliberate differences, each named below.
+ *
+ * The shapes are the platform's components, written down here from its document
+ * (openapi/edf-energy-kraken-data-import-openapi.yml of api-evangelist/edf-energy, components/schemas);
+ * the document is not part of this repository.
+ */
+const StandardizedError = { type: 'object', required: ['attr', 'code', 'detail'], properties: { attr: { type: 'string' }, code: { type: 'string' }, detail: { type: 'string' } } };
+const PLATFORM = {
+  /** StandardizedValidationErrorResponse: v2 validate's 400. */
+  StandardizedValidationErrorResponse: {
+    type: 'object',
+    required: ['code', 'detail', 'errors'],
+    properties: { code: { type: 'string' }, detail: { type: 'string' }, errors: { type: 'array', items: StandardizedError } },
+  },
+  /** DRFError: v2 create's 400 ("simplistic"): any object, `field_name` a list of strings when present. */
+  DRFError: { type: 'object', properties: { field_name: { type: 'array', items: { type: 'string' } } } },
+  /** ErrorResponse: v2 status's 404 (and the 429 of the platform's process operation). */
+  ErrorResponse: { type: 'object', required: ['code', 'detail'], properties: { code: { type: 'string' }, detail: { type: 'string' } } },
+  /** NonFieldErrors: the 400 of notes and historical statements. */
+  NonFieldErrors: { type: 'object', required: ['non_field_errors'], properties: { non_field_errors: { type: 'array', items: { type: 'string' } } } },
+  /** BadCreateTransactionsRequest: NonFieldErrors or ErrorCreatingTransactions, exactly one. */
+  BadCreateTransactionsRequest: {
+    oneOf: [
+      { type: 'object', required: ['non_field_errors'], properties: { non_field_errors: { type: 'array', items: { type: 'string' } } } },
+      {
+        type: 'object',
+        required: ['error_detail', 'status', 'transaction_data'],
+        properties: {
+          error_detail: { type: 'string' },
+          status: { enum: ['TRANSACTION_ADDED_TO_ACCOUNT', 'TRANSACTION_ALREADY_EXISTS', 'TRANSACTION_IMPORT_ERROR'] },
+          transaction_data: { type: 'object' },
+        },
+      },
+    ],
+  },
+  /** GbrMeterPointStatusError: the meter point statuses' 404. */
+  GbrMeterPointStatusError: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
+  /**
+   * GbrRegistrationFlowError, as the spec answers it (deliberate difference): the platform's 404
+   * is one such object, the spec's (and ours) an array of them, one per account.
+   */
+  GbrRegistrationFlowErrorList: {
+    type: 'array',
+    minItems: 1,
+    items: {
+      type: 'object',
+      required: ['error_detail', 'external_account_number', 'import_supplier_code'],
+      properties: { error_detail: { type: 'string' }, external_account_number: { type: 'string' }, import_supplier_code: { type: 'string' } },
+    },
+  },
+  /** A status the platform documents without a body schema (the top-ups' 404): any body. */
+  AnyBody: {},
+} as const;
+type Shape = keyof typeof PLATFORM;
+
+/**
+ * Our deliberate differences from the platform's document (docs/platform-compatibility.md,
+ * "Deliberate differences"), keyed by status: what the platform lists no such status for.
+ */
+const DELIBERATE: Record<number, string> = {
+  404: 'a listing for a supplier the caller may not see (or that does not exist) answers 404, not an empty 200',
+  413: 'a body over BODY_LIMIT answers 413 payload_too_large; the platform documents no size limit',
+};
+
+interface Operation {
+  name: string;
+  method: 'get' | 'post';
+  path: (supplier: string) => string;
+  /** The statuses the platform's document lists for the operation, with the body shape of each error status. */
+  platform: Record<number, Shape | 'success'>;
+  /** A well-formed body for `supplier`, or none (the GET operations, registration flows). */
+  body?: (supplier: string) => Record<string, unknown>;
+  /** The deliberate differences that apply to this operation. */
+  deliberate: number[];
+}
+
+const account = (supplier: string) => ({ ...uniqueAccount('CONTRACT-1'), import_supplier: supplier });
+const topUp = (items: string, item: Record<string, unknown>) => (supplier: string) => ({ import_supplier: supplier, external_account_number: 'CONTRACT-1', [items]: [item] });
+
+const OPERATIONS: Operation[] = [
+  { name: 'v2 validate', method: 'post', path: () => '/v2/data-import/accounts/validate/', platform: { 200: 'success', 400: 'StandardizedValidationErrorResponse' }, body: account, deliberate: [413] },
+  // The issue's own finding: a platform client reads `errors` on every v2 400, create's included.
+  { name: 'v2 create', method: 'post', path: () => '/v2/data-import/accounts/', platform: { 201: 'success', 400: 'StandardizedValidationErrorResponse' }, body: account, deliberate: [413] },
+  { name: 'v2 status', method: 'get', path: (s) => `/v2/data-import/accounts/${s}/CONTRACT-1/`, platform: { 200: 'success', 404: 'ErrorResponse' }, deliberate: [] },
+  ...(['all', 'pending', 'imported'] as const).map((l) => ({
+    name: `${l} listing`,
+    method: 'get' as const,
+    path: (s: string) => `/v1/data-import/${l}-account-import-processes/${s}/`,
+    platform: { 200: 'success' as const },
+    deliberate: [404],
+  })),
+  { name: 'registration flows', method: 'post', path: (s) => `/v1/data-import/send-registration-flows/${s}/CONTRACT-1/`, platform: { 200: 'success', 404: 'GbrRegistrationFlowErrorList' }, deliberate: [] },
+  { name: 'meter point statuses', method: 'get', path: (s) => `/v1/data-import/meterpoint-statuses-for-account/${s}/CONTRACT-1/`, platform: { 200: 'success', 404: 'GbrMeterPointStatusError' }, deliberate: [] },
+  {
+    name: 'transactions',
+    method: 'post',
+    path: () => '/v1/data-import/transactions/create/',
+    platform: { 201: 'success', 400: 'BadCreateTransactionsRequest', 404: 'AnyBody' },
+    body: topUp('transactions', { transaction_id: 'T-1', transaction_date: '2024-01-01', amount: '10.00', type: 'PAYMENT' }),
+    deliberate: [413],
+  },
+  {
+    name: 'notes',
+    method: 'post',
+    path: () => '/v1/data-import/notes/create/',
+    platform: { 201: 'success', 400: 'NonFieldErrors', 404: 'AnyBody' },
+    body: topUp('notes', { body: 'A note.', created_at: '2024-01-01T00:00:00Z' }),
+    deliberate: [413],
+  },
+  {
+    name: 'historical statements',
+    method: 'post',
+    path: () => '/v1/data-import/historical-statements/create/',
+    platform: { 201: 'success', 400: 'NonFieldErrors', 404: 'AnyBody' },
+    body: topUp('statements', { statement_id: 'S-1', bill_period_from_date: '2024-01-01', bill_period_to_date: '2024-01-31', issued_date: '2024-02-01' }),
+    deliberate: [413],
+  },
+];
+
+/** Bad input of every kind, for an operation: [what, request]. */
+function badInputs(op: Operation, supplier: string, foreign: string): [string, { path: string; body?: string | Record<string, unknown>; type?: string }][] {
+  const path = op.path(supplier);
+  const cases: [string, { path: string; body?: string | Record<string, unknown>; type?: string }][] = [
+    ['an unknown supplier', { path: op.path('NO_SUCH_SUPPLIER'), body: op.body?.('NO_SUCH_SUPPLIER') }],
+    ['a supplier of another organisation', { path: op.path(foreign), body: op.body?.(foreign) }],
+  ];
+  if (!op.body) return cases;
+  const good = op.body(supplier);
+  return [
+    ...cases,
+    ['no body', { path }],
+    ['malformed JSON', { path, body: '{"import_supplier": ', type: 'application/json' }],
+    ['a JSON array', { path, body: '[1, 2]', type: 'application/json' }],
+    ['wrong types', { path, body: Object.fromEntries(Object.keys(good).map((k) => [k, 42])) }],
+    ['an unknown field', { path, body: { ...good, no_such_field: true } }],
+    ['a platform field this service does not import', { path, body: { ...good, consents: [] } }],
+    ['an oversized body', { path, body: { ...good, padding: 'x'.repeat(80 * 1024) } }],
+  ];
+}
+
+describe('platform clients work unchanged: every error in the shape the platform documents', () => {
+  let s: Stack;
+  let app: Koa;
+  let token: string;
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validators = new Map<Shape, ValidateFunction>(Object.entries(PLATFORM).map(([k, v]) => [k as Shape, ajv.compile(v)]));
+
+  beforeAll(async () => {
+    s = await startStack({ worker: false, relay: false });
+    app = s.appWith({ ...s.config, http: { ...s.config.http, bodyLimitBytes: 64 * 1024 } } as Config);
+    await createSupplier(s.t.db, 'FOREIGN_CO');
+    await createOrganisation(s.t.db, 'CONTRACT_ORG');
+    await grantSupplier(s.t.db, 'CONTRACT_ORG', 'DEMO_ENERGY');
+    const key = await issueApiKey(s.t.db, 'CONTRACT_ORG');
+    const res = await request(app.callback())
+      .post('/v1/graphql/')
+      .send({ query: 'mutation($k:String!){obtainKrakenToken(input:{APIKey:$k}){token}}', variables: { k: key.key } });
+    token = res.body.data.obtainKrakenToken.token;
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  const send = (op: Operation, r: { path: string; body?: string | Record<string, unknown>; type?: string }) => {
+    let req = request(app.callback())[op.method](r.path).set('Authorization', `Token ${token}`);
+    if (r.type) req = req.set('Content-Type', r.type);
+    return r.body === undefined ? req : req.send(r.body);
+  };
+
+  describe.each(OPERATIONS)('$name', (op) => {
+    it.each(badInputs(op, 'DEMO_ENERGY', 'FOREIGN_CO'))('answers %s with a status the platform documents, in its shape', async (_what, r) => {
+      const res = await send(op, r);
+      expect(res.status).toBeLessThan(500);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      const shape = op.platform[res.status];
+      if (shape === undefined) {
+        // Not a status of the platform's document for this operation: a documented deliberate difference.
+        expect({ status: res.status, deliberate: op.deliberate.includes(res.status) ? DELIBERATE[res.status] : 'undocumented' }).toEqual({
+          status: res.status,
+          deliberate: DELIBERATE[res.status],
+        });
+        expect(typeof res.body.code).toBe('string');
+        return;
+      }
+      expect(shape).not.toBe('success');
+      const valid = validators.get(shape as Shape)!;
+      expect({ shape, body: res.body, errors: valid(res.body) ? null : valid.errors }).toEqual({ shape, body: res.body, errors: null });
+      // Our stable code stays wherever the platform's shape has room for it (the spec's registration
+      // 404 is an array of the platform's objects: no room).
+      if (!Array.isArray(res.body)) expect(typeof res.body.code).toBe('string');
+    });
+  });
+
+  it('answers a v2 400 that is not per field with errors: [] (no body, malformed JSON)', async () => {
+    for (const path of ['/v2/data-import/accounts/validate/', '/v2/data-import/accounts/']) {
+      const res = await request(app.callback()).post(path).set('Authorization', `Token ${token}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'parse_error', detail: expect.any(String), errors: [] });
+    }
+  });
+
+  it('answers a top-up 400 with one non_field_errors message per issue, keeping code and the issues', async () => {
+    const res = await request(app.callback())
+      .post('/v1/data-import/notes/create/')
+      .set('Authorization', `Token ${token}`)
+      .send({ import_supplier: 'DEMO_ENERGY', external_account_number: 'CONTRACT-1', notes: [{ body: 'x', created_at: 'not a date' }], extra: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_error');
+    expect(res.body.non_field_errors).toHaveLength(res.body.errors.length);
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'unknown_field', attr: 'extra' })]));
+    expect(res.body.non_field_errors).toEqual(expect.arrayContaining([expect.stringMatching(/^extra: /)]));
+  });
+
+  it('says a platform Account field is one this service does not import, still unknown_field', async () => {
+    const body = { ...account('DEMO_ENERGY'), business: { name: 'X' }, customers: [{ ...(uniqueAccount('CONTRACT-1').customers as Record<string, unknown>[])[0], consents: [] }] };
+    const res = await request(app.callback()).post('/v2/data-import/accounts/validate/').set('Authorization', `Token ${token}`).send(body);
+    expect(res.status).toBe(400);
+    const unknown = (res.body.errors as { code: string; attr: string; detail: string }[]).filter((e) => e.code === 'unknown_field');
+    expect(unknown.map((e) => e.attr).sort()).toEqual(['business', 'customers.0.consents']);
+    for (const e of unknown) expect(e.detail).toMatch(/platform's Account that this service does not import/);
+    // Any other unknown field keeps the plain answer.
+    const other = await request(app.callback())
+      .post('/v2/data-import/accounts/validate/')
+      .set('Authorization', `Token ${token}`)
+      .send({ ...account('DEMO_ENERGY'), no_such_field: 1 });
+    const plain = (other.body.errors as { code: string; attr: string; detail: string }[]).find((e) => e.attr === 'no_such_field')!;
+    expect(plain.code).toBe('unknown_field');
+    expect(plain.detail).not.toMatch(/platform/);
+  });
+
+  it('lists the platform Account fields it does not import, first level each', () => {
+    expect(PLATFORM_ONLY_FIELDS).toEqual(expect.arrayContaining(['consents', 'payment_preferences', 'business', 'complaints', 'payment_plans', 'customers.*.consents']));
+    // A field this service imports is never in the list.
+    expect(PLATFORM_ONLY_FIELDS).not.toContain('customers');
+    expect(PLATFORM_ONLY_FIELDS).not.toContain('import_supplier');
+  });
+});
