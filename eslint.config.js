@@ -111,4 +111,18 @@ module.exports = tseslint.config(
   },
   ...layerConfigs,
   ...workflowConfigs,
+  // `no-restricted-imports` sees only `import`/`export … from`: below the entry points, the
+  // project's own code is imported statically, so a relative `import()` or `require()` cannot slip
+  // past the layer rules (a package may still be loaded lazily, as lib/tracing.ts does).
+  {
+    files: [...LIB, ...DOMAIN, ...STORAGE, ...HTTP, ...WORKFLOWS, ...FEATURES].map((f) => `${f}/**/*.ts`),
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ImportExpression[source.value=/^\\./]", message: 'Import the project\'s own code statically (a relative import() is not held by the layer rules; docs/architecture.md).' },
+        { selector: "CallExpression[callee.name='require'][arguments.0.value=/^\\./]", message: 'Import the project\'s own code statically (a relative require() is not held by the layer rules; docs/architecture.md).' },
+        { selector: "TSImportType[argument.literal.value=/^\\./]", message: 'Use a type import (import type … from) for the project\'s own types, which the layer rules hold.' },
+      ],
+    },
+  },
 );

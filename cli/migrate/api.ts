@@ -5,7 +5,7 @@ import { Availability } from './availability';
 
 /**
  * The operations of the data-import API that a migration uses (validate, create, the status of one
- * account or of many), over one keep-alive connection pool, with the retry policy of the brief:
+ * account or of many), over one keep-alive connection pool, with this retry policy:
  * - a network error, or 5xx answers (503 request_timeout included) to everything, are an outage
  *   (availability.ts): every request waits while GET /readyz is probed with backoff, and is sent
  *   again once the API answers, without spending its retry bound;
