@@ -174,12 +174,16 @@ async function main(): Promise<number> {
 
     // FUZZ_SCHEMA fuzzes against another document (a file or URL; its operations are sent to this
     // API), with its own FUZZ_CONFIG: docs/platform-compatibility.md runs the platform's own
-    // document this way. FUZZ_CHECKS narrows the checks (default all).
-    const schema = process.env.FUZZ_SCHEMA;
+    // document this way. FUZZ_CHECKS narrows the checks (default: all, or the config file's).
+    // schemathesis runs in the run's own folder: a file path is resolved here, a URL passed as it is.
+    const schemaArg = process.env.FUZZ_SCHEMA;
+    const schema = schemaArg && !/^https?:\/\//.test(schemaArg) ? path.resolve(schemaArg) : schemaArg;
     const args = [
       '--config-file', process.env.FUZZ_CONFIG ? path.resolve(process.env.FUZZ_CONFIG) : path.join(__dirname, 'schemathesis.toml'),
       'run', ...(schema ? [schema, '--url', base] : [`${base}/openapi.json`]),
-      '--checks', process.env.FUZZ_CHECKS ?? 'all',
+      // Every check on our own document; with FUZZ_CONFIG the config file names its checks (a
+      // check named here would override the file's per-operation settings), unless FUZZ_CHECKS does.
+      ...(process.env.FUZZ_CHECKS || !process.env.FUZZ_CONFIG ? ['--checks', process.env.FUZZ_CHECKS || 'all'] : []),
       '--max-examples', String(maxExamples),
       '--seed', seed,
       '--generation-database', 'none',

@@ -73,7 +73,9 @@ type Shape = keyof typeof PLATFORM;
  */
 const DELIBERATE: Record<number, string> = {
   404: 'a listing for a supplier the caller may not see (or that does not exist) answers 404, not an empty 200',
+  409: 'a create of an account whose import is under way answers 409 import_process_in_progress',
   413: 'a body over BODY_LIMIT answers 413 payload_too_large; the platform documents no size limit',
+  429: 'an organisation past its rate limit answers 429 throttled with Retry-After',
 };
 
 interface Operation {
@@ -203,6 +205,31 @@ describe('platform clients work unchanged: every error in the shape the platform
       // 404 is an array of the platform's objects: no room).
       if (!Array.isArray(res.body)) expect(typeof res.body.code).toBe('string');
     });
+  });
+
+  // The deliberate differences that only a state or a load brings about: each answers the
+  // platform's ErrorResponse shape ({code, detail}), the body the platform documents for its own
+  // 429 (the v1 process operation's concurrency limit).
+  it('answers a create of an account under way 409 import_process_in_progress, in the ErrorResponse shape', async () => {
+    // No worker runs in this stack: the first create's import stays under way.
+    const body = { ...uniqueAccount('CONTRACT-409'), import_supplier: 'DEMO_ENERGY' };
+    const create = () => request(app.callback()).post('/v2/data-import/accounts/').set('Authorization', `Token ${token}`).send(body);
+    expect((await create()).status).toBe(201);
+    const res = await create();
+    expect({ status: res.status, deliberate: DELIBERATE[res.status] }).toEqual({ status: 409, deliberate: expect.any(String) });
+    expect(res.body.code).toBe('import_process_in_progress');
+    expect(validators.get('ErrorResponse')!(res.body)).toBe(true);
+  });
+
+  it('answers an organisation past its rate limit 429 throttled with Retry-After, in the ErrorResponse shape', async () => {
+    const limited = s.appWith({ ...s.config, http: { ...s.config.http, bodyLimitBytes: 64 * 1024 }, auth: { ...s.config.auth, rateLimitPerMinute: 1, rateLimitBurst: 1 } } as Config);
+    const create = () => request(limited.callback()).post('/v2/data-import/accounts/').set('Authorization', `Token ${token}`).send({});
+    expect((await create()).status).toBe(400);
+    const res = await create();
+    expect({ status: res.status, deliberate: DELIBERATE[res.status] }).toEqual({ status: 429, deliberate: expect.any(String) });
+    expect(res.body.code).toBe('throttled');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(validators.get('ErrorResponse')!(res.body)).toBe(true);
   });
 
   it('answers a v2 400 that is not per field with errors: [] (no body, malformed JSON)', async () => {
