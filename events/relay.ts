@@ -18,6 +18,13 @@ export interface RelayOptions {
   batchSize: number;
   pollIntervalMs: number;
   publishTimeoutMs?: number;
+  /**
+   * How long a leader may stay silent before it loses the leadership (OUTBOX_LEADER_LEASE_MS,
+   * default 10 s): the leader proves it is alive with a round trip on its lock session every
+   * quarter of it, stops publishing once its last proof is older than the lease less one interval,
+   * and a standby ends a lock session that has been quiet for longer than the lease.
+   */
+  leaderLeaseMs?: number;
 }
 
 interface OutboxRow {
@@ -38,9 +45,26 @@ const headerSetter: TextMapSetter<MsgHdrs> = { set: (h, key, value) => h.set(key
 const tracer = trace.getTracer('data-import-relay');
 
 // Session advisory lock: one relay publishes at a time, so the order of the outbox is the order
-// of the stream. Other replicas stand by and take over when the leader's connection goes.
+// of the stream. Other replicas stand by and take over when the leader's connection goes — or
+// when it falls silent: a host that loses power or its link closes no socket, and PostgreSQL keeps
+// such a session (and its lock) for tcp_keepalives_idle, two hours by default. So the lock is held
+// as a lease (docs/events.md, "The relay's leader"): the leader's session answers a heartbeat every
+// quarter lease, which moves its pg_stat_activity.state_change; a standby that finds the holder's
+// session quiet for longer than the lease ends it (pg_terminate_backend: the same role may) and
+// takes the lock. The silent leader fences itself: it publishes nothing once its last heartbeat
+// is older than the lease less one heartbeat interval, before any standby may take over.
 const LEADER_LOCK_KEY = 0x0da7a1;
 const MAX_BACKOFF_MS = 30_000;
+const DEFAULT_LEADER_LEASE_MS = 10_000;
+
+/**
+ * The session holding the leader lock, and how long it has been quiet. pg_try_advisory_lock(bigint)
+ * keeps the key's high 32 bits in classid, the low ones in objid, with objsubid 1.
+ */
+const LOCK_HOLDER_SQL = `SELECT l.pid, extract(epoch FROM now() - a.state_change) * 1000 AS quiet_ms
+  FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+  WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1 AND l.granted
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 /**
  * Publishes outbox rows to JetStream, oldest first, and takes them off the pending queue once acknowledged.
@@ -63,15 +87,25 @@ export class OutboxRelay {
   private wake: (() => void) | null = null;
   private backoffMs = 0;
   private statusWatch: { stop?: () => void } | null = null;
+  private readonly leaseMs: number;
+  private readonly heartbeatMs: number;
+  /** When the lock session last answered (performance.now()), while leader. */
+  private lastProofAt = 0;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private heartbeatInFlight = false;
 
   constructor(private readonly o: RelayOptions) {
     this.js = jetstream(o.nc, { timeout: o.publishTimeoutMs ?? 5000 });
+    this.leaseMs = o.leaderLeaseMs ?? DEFAULT_LEADER_LEASE_MS;
+    this.heartbeatMs = Math.max(10, Math.floor(this.leaseMs / 4));
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
     this.watchNats();
+    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
+    this.heartbeat.unref();
     this.loop = this.run();
   }
 
@@ -79,9 +113,56 @@ export class OutboxRelay {
     this.running = false;
     this.statusWatch?.stop?.();
     this.statusWatch = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     this.wake?.();
     await this.loop;
     await this.closeListener();
+  }
+
+  /** Whether this relay holds the leadership and has proved it within its lease. */
+  isLeader(): boolean {
+    return this.leader && this.listener !== null && performance.now() - this.lastProofAt < this.leaseMs - this.heartbeatMs;
+  }
+
+  /**
+   * The leader's heartbeat: one round trip on the lock session. An answer renews the lease; no
+   * answer within the lease (a silent PostgreSQL or network) drops the session, so the next
+   * iteration contends again on a new one.
+   */
+  private beat(): void {
+    const c = this.listener;
+    if (!this.leader || !c || this.heartbeatInFlight) {
+      if (this.leader && c && !this.isLeader()) this.lose('no answer to the heartbeat within the lease');
+      return;
+    }
+    this.heartbeatInFlight = true;
+    const timeout = setTimeout(() => {
+      if (this.listener === c) this.lose('no answer to the heartbeat within the lease');
+    }, this.leaseMs - this.heartbeatMs);
+    c.query('SELECT 1')
+      .then(() => {
+        if (this.listener === c && this.leader) this.lastProofAt = performance.now();
+      })
+      .catch(() => {
+        if (this.listener === c) this.lose('the lock session failed');
+      })
+      .finally(() => {
+        clearTimeout(timeout);
+        this.heartbeatInFlight = false;
+      });
+  }
+
+  /** Gives up the leadership at once: the lock session is abandoned, not closed politely (a silent peer would never answer). */
+  private lose(why: string): void {
+    const c = this.listener;
+    if (!c) return;
+    this.o.log.warn({ why, leaseMs: this.leaseMs }, 'outbox relay lost the leadership; it publishes nothing until it holds the lock again');
+    this.listener = null;
+    this.leader = false;
+    this.heartbeatInFlight = false;
+    destroyClient(c);
+    this.wake?.();
   }
 
   /**
@@ -119,7 +200,7 @@ export class OutboxRelay {
           await this.sleep(this.o.pollIntervalMs * 4);
           continue;
         }
-        const { published, fetched, failed } = await this.publishBatch();
+        const { published, fetched, failed } = await this.publishBatch(true);
         if (failed > 0 && published === 0) {
           this.backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(250, this.backoffMs * 2));
           await this.sleep(this.backoffMs);
@@ -138,29 +219,77 @@ export class OutboxRelay {
   }
 
   private async ensureLeader(): Promise<boolean> {
-    if (this.listener && this.leader) return true;
+    if (this.listener && this.leader) {
+      if (this.isLeader()) return true;
+      this.lose('no answer to the heartbeat within the lease');
+      return false;
+    }
     if (!this.listener) {
-      const c = new pg.Client({ connectionString: this.o.databaseUrl });
+      const c = new pg.Client({
+        connectionString: this.o.databaseUrl,
+        // Bounded waits on a silent server: connecting, and every statement of this session.
+        connectionTimeoutMillis: this.leaseMs,
+        query_timeout: this.leaseMs,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: this.heartbeatMs,
+      });
       c.on('error', () => {
-        this.leader = false;
-        this.listener = null;
+        if (this.listener === c) {
+          this.leader = false;
+          this.listener = null;
+        }
       });
       c.on('notification', () => this.wake?.());
-      await c.connect();
-      await c.query('LISTEN outbox');
+      try {
+        await c.connect();
+        await c.query('LISTEN outbox');
+      } catch (err) {
+        destroyClient(c);
+        throw err;
+      }
       this.listener = c;
     }
-    const r = await this.listener.query('SELECT pg_try_advisory_lock($1) AS ok', [LEADER_LOCK_KEY]);
+    const c = this.listener;
+    const r = await c.query('SELECT pg_try_advisory_lock($1) AS ok', [LEADER_LOCK_KEY]);
+    if (this.listener !== c) return false;
     this.leader = r.rows[0].ok === true;
-    if (this.leader) this.o.log.info('outbox relay is the leader');
+    if (this.leader) {
+      this.lastProofAt = performance.now();
+      this.o.log.info({ leaseMs: this.leaseMs }, 'outbox relay is the leader');
+    } else {
+      await this.endSilentLeader(c);
+    }
     return this.leader;
+  }
+
+  /**
+   * A standby's check of the leader: a lock session quiet for longer than the lease belongs to a
+   * leader that stopped proving itself (its host is silent, frozen or gone), so it is ended, which
+   * frees the lock for the next try. The leader fenced itself a heartbeat before that.
+   */
+  private async endSilentLeader(c: pg.Client): Promise<void> {
+    const holder = await c.query<{ pid: number; quiet_ms: string | number | null }>(LOCK_HOLDER_SQL, [LEADER_LOCK_KEY]);
+    const row = holder.rows[0];
+    if (!row || row.quiet_ms === null || Number(row.quiet_ms) <= this.leaseMs) return;
+    const ended = await c.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [row.pid]);
+    this.o.log.warn(
+      { pid: row.pid, quietMs: Math.round(Number(row.quiet_ms)), leaseMs: this.leaseMs, ended: ended.rows[0]?.ok === true },
+      'outbox relay: the leader has been silent for longer than its lease; ended its session to take over',
+    );
+    this.wake?.();
   }
 
   private async closeListener(): Promise<void> {
     const c = this.listener;
     this.listener = null;
     this.leader = false;
-    if (c) await c.end().catch(() => undefined);
+    if (c) {
+      // A polite end waits for the server's answer, which a silent server never sends.
+      const ended = c.end().catch(() => undefined);
+      const timer = new Promise<void>((resolve) => setTimeout(resolve, this.heartbeatMs).unref());
+      await Promise.race([ended, timer]);
+      destroyClient(c);
+    }
   }
 
   private sleep(ms: number): Promise<void> {
@@ -177,7 +306,8 @@ export class OutboxRelay {
     });
   }
 
-  private async publishBatch(): Promise<{ published: number; fetched: number; failed: number }> {
+  /** `fenced`: as the leader of the run loop, which publishes only within its lease (drainOnce is not). */
+  private async publishBatch(fenced = false): Promise<{ published: number; fetched: number; failed: number }> {
     const rows: OutboxRow[] = await this.o
       .db('outbox_pending as p')
       .join('outbox as o', 'o.seq', 'p.seq')
@@ -197,6 +327,9 @@ export class OutboxRelay {
     await Promise.all(
       [...chains.values()].map(async (chain) => {
         for (const row of chain) {
+          // A leader that has lost its lease (a read that hung through a silent spell, a frozen
+          // process) publishes nothing more: another relay may lead by now.
+          if (fenced && !this.isLeader()) return;
           try {
             await this.publish(row);
             acked.push(row);
@@ -280,4 +413,11 @@ async function endWith<T>(span: Span, p: Promise<T>): Promise<T> {
   } finally {
     span.end();
   }
+}
+
+/** Drops a client's socket at once: `end()` waits for a server that may never answer. */
+function destroyClient(c: pg.Client): void {
+  const stream = (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+  stream?.destroy();
+  c.end().catch(() => undefined);
 }

@@ -110,6 +110,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
     metrics,
     batchSize: config.relay.batchSize,
     pollIntervalMs: config.relay.pollIntervalMs,
+    leaderLeaseMs: config.relay.leaderLeaseMs,
   });
   relay.start();
 
@@ -123,7 +124,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   );
 
   const heapLimitMiB = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
-  log.info({ taskQueue: config.temporal.taskQueue, deployment: version.deploymentName, buildId: version.buildId, commit: build.commit, dirty: build.dirty, metricsPort, sdkMetricsPort, heapLimitMiB, payloadBudgetBytes: config.worker.payloadBudgetBytes }, 'worker running');
+  log.info({ taskQueue: config.temporal.taskQueue, deployment: version.deploymentName, buildId: version.buildId, commit: build.commit, dirty: build.dirty, becomeCurrent: config.worker.becomeCurrent, metricsPort, sdkMetricsPort, heapLimitMiB, payloadBudgetBytes: config.worker.payloadBudgetBytes }, 'worker running');
   process.off('SIGTERM', exitDuringStartup);
   process.off('SIGINT', exitDuringStartup);
   onShutdown(async () => {
@@ -145,7 +146,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
     // The first start on a namespace: nothing is current, so nothing would run new imports.
     // Once a build is current, only an operator moves it (data-import deploy set-current).
     becomeCurrentIfNone(client, version.deploymentName, version.buildId).then(
-      (r) => log.info({ deployment: version.deploymentName, buildId: version.buildId, outcome: r }, r === 'became_current' ? 'no build was current: this build is now the current version' : 'worker deployment checked'),
+      (r) => log.info({ deployment: version.deploymentName, buildId: version.buildId, outcome: r }, r === 'became_current' ? 'no build was current: this build is now the current version' : r === 'other_current' ? 'another build is current: new imports start on this build once an operator makes it current (data-import deploy set-current)' : 'worker deployment checked'),
       (err) => log.warn({ err: String(err), deployment: version.deploymentName, buildId: version.buildId }, 'could not check the worker deployment (data-import deploy status)'),
     );
   }

@@ -1,0 +1,122 @@
+import crypto from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { createTestDatabase, TestDatabase } from '../support/db';
+import { TEST_NATS_URL } from '../support/env';
+import { eventually, silentLog } from '../support/stack';
+import { readStream } from '../support/stream';
+import { recordingConnection } from '../support/recordingNats';
+import { startSilentProxy, SilentProxy } from '../support/silentProxy';
+import { connectNats, ensureStream, NatsConnection } from '../../events/nats';
+import { OutboxRelay } from '../../events/relay';
+import { enqueueEvents, NewEvent } from '../../events/outbox';
+import { createDb, Db } from '../../db/knex';
+
+/**
+ * A relay leader whose every PostgreSQL connection goes silent (its host lost power or its link:
+ * nothing is closed, nothing answers) stops the events of the others for at most its lease, with
+ * the default settings (OUTBOX_LEADER_LEASE_MS 10 s; docs/events.md, "The relay's leader"), not
+ * for PostgreSQL's tcp_keepalives_idle (two hours by default). Once healed, the old leader
+ * publishes nothing while the new one leads, and the stream holds each event once.
+ */
+describe('outbox relay: a silent leader loses the leadership in bounded time', () => {
+  let t: TestDatabase;
+  let nc: NatsConnection;
+  let proxy: SilentProxy;
+  let proxiedDb: Db;
+  let proxiedUrl: string;
+  let prefix: string;
+  let stream: string;
+  const relays: OutboxRelay[] = [];
+
+  beforeAll(async () => {
+    const id = crypto.randomBytes(4).toString('hex');
+    prefix = `s${id}`;
+    stream = `S_${id}`;
+    t = await createTestDatabase();
+    nc = await connectNats(TEST_NATS_URL, `relay-silent-${id}`);
+    await ensureStream(nc, { stream, subjectPrefix: prefix, duplicateWindowMs: 10 * 60_000, maxAgeMs: 60 * 60_000, maxBytes: -1, replicas: 1 });
+    const u = new URL(t.url);
+    proxy = await startSilentProxy(u.hostname, Number(u.port || 5432));
+    u.host = proxy.address;
+    proxiedUrl = u.toString();
+    proxiedDb = createDb(proxiedUrl, 3);
+  });
+  afterAll(async () => {
+    proxy.heal();
+    for (const r of relays.splice(0)) await r.stop();
+    await proxiedDb.destroy();
+    await proxy.close();
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(stream).catch(() => undefined);
+    await nc.close();
+    await t.drop();
+  });
+
+  async function writeImports(imports: string[], count: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (const key of imports) {
+      const events: NewEvent[] = Array.from({ length: count }, (_, i) => ({
+        type: 'data_import.import_process.complete',
+        version: 'v1',
+        data: { resource_type: 'account', external_identifier: key, identifier: `A-${i}` },
+        key: `${key}:event-${i}`,
+        orderingKey: key,
+        occurredAt: new Date(),
+      }));
+      ids.push(...(await t.db.transaction((trx) => enqueueEvents(trx, prefix, events))));
+    }
+    return ids;
+  }
+  const unpublished = async () => Number((await t.db('outbox_pending').count({ n: '*' }))[0]!.n);
+
+  it('lets a standby take over within the default lease, and the healed leader publishes nothing more', async () => {
+    const byOld: string[] = [];
+    const byNew: string[] = [];
+    const oldLeader = new OutboxRelay({
+      db: proxiedDb,
+      databaseUrl: proxiedUrl,
+      nc: recordingConnection(nc, (id) => byOld.push(id)),
+      log: silentLog,
+      batchSize: 50,
+      pollIntervalMs: 250,
+    });
+    relays.push(oldLeader);
+    oldLeader.start();
+    await eventually(async () => oldLeader.isLeader() || undefined, 15_000);
+    const standBy = new OutboxRelay({ db: t.db, databaseUrl: t.url, nc: recordingConnection(nc, (id) => byNew.push(id)), log: silentLog, batchSize: 50, pollIntervalMs: 250 });
+    relays.push(standBy);
+    standBy.start();
+
+    const before = await writeImports(['SIL-A', 'SIL-B'], 5);
+    await eventually(async () => ((await unpublished()) === 0 ? true : undefined), 15_000);
+    expect([...byOld].sort()).toEqual([...before].sort());
+    expect(byNew).toEqual([]);
+    expect(standBy.isLeader()).toBe(false);
+
+    // The leader's host goes silent; the rest of the service goes on writing events.
+    proxy.silence();
+    const silentAt = Date.now();
+    const during = await writeImports(['SIL-C', 'SIL-D'], 5);
+    await eventually(async () => ((await unpublished()) === 0 ? true : undefined), 40_000, 200);
+    const resumedAfterMs = Date.now() - silentAt;
+    // Printed for the record (docs/events.md quotes it); the bound is the issue's 30 s.
+    process.stdout.write(`relay leader silent: events resumed after ${resumedAfterMs} ms (lease 10000 ms)\n`);
+    expect(resumedAfterMs).toBeLessThan(30_000);
+    expect(standBy.isLeader()).toBe(true);
+    expect(oldLeader.isLeader()).toBe(false);
+    expect([...byNew].sort()).toEqual([...during].sort());
+    const oldCountAtTakeover = byOld.length;
+
+    // Healed: what the old leader's connections held arrives, and it publishes nothing more while
+    // the new leader holds the lock.
+    proxy.heal();
+    const after = await writeImports(['SIL-E'], 5);
+    await eventually(async () => ((await unpublished()) === 0 ? true : undefined), 15_000);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(byOld).toHaveLength(oldCountAtTakeover);
+    expect(oldLeader.isLeader()).toBe(false);
+    expect([...byNew].sort()).toEqual([...during, ...after].sort());
+    const ids = (await readStream(nc, stream)).map((m) => m.envelope.id);
+    expect([...ids].sort()).toEqual([...before, ...during, ...after].sort());
+  });
+});
