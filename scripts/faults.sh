@@ -9,7 +9,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 ARGS=()
 for arg in "$@"; do
   case "$arg" in
-    # The form inside `npm test`: every scenario, smaller books, a 10 s NATS outage.
+    # The form inside `npm test`: every scenario (deploy included), smaller books, a 10 s NATS outage.
     --short) ARGS+=(--accounts 100 --worker-kills 3 --api-kills 1 --nats-outage 10 --pg-restarts 1) ;;
     -h | --help) (cd "$ROOT" && npx tsx test/faults/run.ts --help); exit 0 ;;
     *) ARGS+=("$arg") ;;

@@ -6,6 +6,8 @@
  */
 import type { Knex } from 'knex';
 import type { Client } from '@temporalio/client';
+import { temporal as proto } from '@temporalio/proto';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { NatsConnection } from '../../events/nats';
 import { readStream } from '../support/stream';
 
@@ -13,6 +15,8 @@ export interface BookCheck {
   accounts: number;
   problems: string[];
 }
+
+const { VersioningBehavior } = proto.api.enums.v1;
 
 const COMPLETE = 'data_import.import_process.complete';
 const POST_IMPORT = 'data_import.import_process.post_import.completed';
@@ -143,4 +147,120 @@ export async function checkBook(o: {
     }),
   );
   return { accounts: exts.length, problems };
+}
+
+/** What checkBuilds found: the figures of a deploy in the middle of a migration, and what is wrong. */
+export interface BuildsCheck {
+  /** Imports of the book that ran on the old build A, on the new build B. */
+  onA: number;
+  onB: number;
+  /** Created while the routing changed (started before the switch, first task after it): either build is right. */
+  acrossSwitch: number;
+  /** On A and still open when A's workers were killed. */
+  openOnAAtKill: number;
+  problems: string[];
+}
+
+/**
+ * The build each import of the book ran on, after build B was made current in the middle of the
+ * migration while imports were open on the old build A (the fault suite's `deploy` scenario,
+ * docs/deploys.md): an import is PINNED, so every workflow task of its execution was completed by
+ * one build, the one its execution is pinned to and that visibility lists it under
+ * (TemporalWorkerDeploymentVersion = '<deployment>:<build>'). One whose first workflow task
+ * completed before the switch began ran on A; one started after the switch took effect ran on B.
+ * Both builds must have run some, and some of A's must have been open when A's workers were killed
+ * (else the scenario did not test what it says).
+ */
+export async function checkBuilds(o: {
+  db: Knex;
+  temporal: Client;
+  supplier: string;
+  exts: string[];
+  deploymentName: string;
+  taskQueue: string;
+  a: string;
+  b: string;
+  /** ms epoch: just before the switch was asked for, and once the task queues routed by it */
+  switchFrom: number;
+  switchedAt: number;
+  /** ms epoch of the SIGKILL of A's workers */
+  killedAt: number;
+}): Promise<BuildsCheck> {
+  const problems: string[] = [];
+  const note = (p: string) => {
+    if (problems.length < 50) problems.push(p);
+  };
+  const ms = (ts: Parameters<typeof optionalTsToMs>[0]) => optionalTsToMs(ts) ?? NaN;
+  const rows: { external_account_number: string; workflow_id: string }[] = await o.db('import_processes')
+    .select('external_account_number', 'workflow_id')
+    .where({ import_supplier: o.supplier })
+    .whereIn('external_account_number', o.exts);
+
+  interface Ran {
+    ext: string;
+    runId: string;
+    build: string;
+  }
+  const ran: Ran[] = [];
+  const r: BuildsCheck = { onA: 0, onB: 0, acrossSwitch: 0, openOnAAtKill: 0, problems };
+  const queue = [...rows];
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) {
+        const ext = row.external_account_number;
+        try {
+          const handle = o.temporal.workflow.getHandle(row.workflow_id);
+          const d = await handle.describe();
+          const events = (await o.temporal.workflow.getHandle(row.workflow_id, d.runId).fetchHistory()).events ?? [];
+          const startedAt = ms(events.find((e) => e.workflowExecutionStartedEventAttributes)?.eventTime);
+          const tasks = events.filter((e) => e.workflowTaskCompletedEventAttributes);
+          const builds = [...new Set(tasks.map((e) => e.workflowTaskCompletedEventAttributes!.deploymentVersion?.buildId || '(unversioned)'))];
+          if (builds.length !== 1 || ![o.a, o.b].includes(builds[0]!)) {
+            note(`${ext}: workflow tasks completed by ${builds.join(' and ') || 'no build'}; one of ${o.a}, ${o.b} expected`);
+            continue;
+          }
+          const build = builds[0]!;
+          const pinned = d.raw.workflowExecutionInfo?.versioningInfo;
+          if (pinned && (pinned.behavior !== VersioningBehavior.VERSIONING_BEHAVIOR_PINNED || pinned.deploymentVersion?.buildId !== build)) {
+            note(`${ext}: ran on ${build} but its execution is ${VersioningBehavior[pinned.behavior ?? 0]} on ${pinned.deploymentVersion?.buildId ?? 'no build'}`);
+          }
+          const firstTaskAt = ms(tasks[0]!.eventTime);
+          const closedAt = d.closeTime?.getTime() ?? Infinity;
+          if (firstTaskAt < o.switchFrom && build !== o.a) note(`${ext}: started on the old build before the switch but ran on ${build}`);
+          if (startedAt > o.switchedAt && build !== o.b) note(`${ext}: created after ${o.b} became current but ran on ${build}`);
+          if (!(firstTaskAt < o.switchFrom) && !(startedAt > o.switchedAt)) r.acrossSwitch++;
+          if (build === o.a) {
+            r.onA++;
+            if (closedAt > o.killedAt) r.openOnAAtKill++;
+          } else r.onB++;
+          ran.push({ ext, runId: d.runId, build });
+        } catch (err) {
+          note(`${ext}: history of its execution: ${String(err)}`);
+        }
+      }
+    }),
+  );
+
+  // Visibility lists each execution under the build it ran on (what an operator filters on).
+  const listed = async () => {
+    const m = new Map<string, string>();
+    for (const build of [o.a, o.b]) {
+      const query = `TaskQueue = '${o.taskQueue}' AND WorkflowType = 'accountImport' AND TemporalWorkerDeploymentVersion = '${o.deploymentName}:${build}'`;
+      for await (const w of o.temporal.workflow.list({ query })) m.set(w.runId, build);
+    }
+    return m;
+  };
+  let wrong: string[] = [];
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const m = await listed();
+    wrong = ran.filter((x) => m.get(x.runId) !== x.build).map((x) => `${x.ext}: ran on ${x.build}, visibility lists it under ${m.get(x.runId) ?? 'neither build'}`);
+    if (wrong.length === 0) break;
+    await new Promise((res) => setTimeout(res, 1000));
+  }
+  wrong.forEach(note);
+
+  if (r.onA === 0) note(`no import of the book ran on the old build ${o.a}: the switch was not in the middle of the migration`);
+  if (r.onB === 0) note(`no import of the book ran on the new build ${o.b} after it became current`);
+  if (r.openOnAAtKill === 0) note(`no import was open on ${o.a} when its workers were killed: the kill did not hit a draining build`);
+  return r;
 }

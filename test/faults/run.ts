@@ -6,6 +6,9 @@
  *   api      SIGKILL of the API process
  *   nats     the NATS server killed and kept down for a while
  *   postgres an immediate (crash) restart of PostgreSQL
+ *   deploy   a second build's workers started beside the first's, made current mid-migration (as
+ *            `data-import deploy set-current` does), then every worker of the old build SIGKILLed
+ *            while imports pinned to it are open; restarted, they drain it
  * After each scenario it checks the invariants of test/faults/invariants.ts and prints the figures.
  * Started by scripts/faults.sh, which brings up the servers and passes them in the environment.
  */
@@ -18,12 +21,15 @@ import { Connection, Client } from '@temporalio/client';
 import { createDb } from '../../db/knex';
 import { connectNats } from '../../events/nats';
 import { Supervisor } from '../../scripts/supervisor';
+import { ApiClient } from '../../cli/migrate/api';
 import { serviceChildren } from '../../scripts/supervise';
 import { freePort, startNatsServer, NatsServer } from '../support/natsServer';
-import { checkBook, waitForClosed, waitForQuiet } from './invariants';
+import { BUILD_INFO_FILE, readBuildInfo } from '../../lib/buildInfo';
+import { describeDeployment, openWorkflowsByBuild, setCurrentVersion, waitForRouting, waitForVersion } from '../../deploys/versions';
+import { checkBook, checkBuilds, waitForClosed, waitForQuiet } from './invariants';
 
-type Scenario = 'worker' | 'api' | 'nats' | 'postgres';
-const SCENARIOS: Scenario[] = ['worker', 'api', 'nats', 'postgres'];
+type Scenario = 'worker' | 'api' | 'nats' | 'postgres' | 'deploy';
+const SCENARIOS: Scenario[] = ['worker', 'api', 'nats', 'postgres', 'deploy'];
 
 interface Options {
   accounts: number;
@@ -55,11 +61,15 @@ interface ScenarioResult {
   migrateSeconds: number;
   quietSeconds: number;
   problems: string[];
+  /** Lines printed under the table (the deploy scenario's figures). */
+  notes: string[];
 }
 
 const ROOT = path.join(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
 const SUPPLIER = 'DEMO_ENERGY';
+/** deploy: how far ahead the held-back accounts' schedule window opens (past the switch and the kill). */
+const HELD_WINDOW_MS = 12_000;
 
 function int(min: number, max: number) {
   return (v: string) => {
@@ -157,6 +167,11 @@ async function main(): Promise<number> {
     TEMPORAL_TASK_QUEUE: `faults-${id}`,
     EVENTS_STREAM: `FAULTS_${id}`,
     EVENTS_SUBJECT_PREFIX: `faults${id}`,
+    // Versioned workers (docs/deploys.md): the suite's own workers run the build in dist/ and, the
+    // first on this deployment, make it current; a WORKER_BUILD_ID of the caller's would not match it.
+    WORKER_DEPLOYMENT_NAME: `faults-${id}`,
+    WORKER_BECOME_CURRENT: 'if-none',
+    WORKER_BUILD_ID: undefined,
     WORKER_METRICS_PORT: '0',
     DEMO_API_KEY_FILE: path.join(work, 'demo-api-key'),
   };
@@ -198,6 +213,63 @@ async function main(): Promise<number> {
     }
   }
 
+  /** The CLI of the build in dist/ (build A), with the suite's environment. */
+  const cli = (args: string[]) => run(process.execPath, [path.join(DIST, 'cli', 'main.js'), ...args], env, path.join(work, 'cli.log'));
+  const deploymentName = env.WORKER_DEPLOYMENT_NAME!;
+  const backoff = { initialMs: 500, maxMs: 5000, resetAfterMs: 10_000 };
+  /** Build B's supervisor (deploy scenario), stopped with the rest. */
+  const extraSupervisors: Supervisor[] = [];
+
+  interface Deploy {
+    a: string;
+    b: string;
+    workers: Supervisor;
+    switchFrom?: number;
+    switchedAt?: number;
+    killedAt?: number;
+    processedAtSwitch?: number;
+    /** Open imports on A by visibility right after the kill. */
+    openAtKill?: number | null;
+    problems: string[];
+  }
+  const openOn = async (build: string) => (await openWorkflowsByBuild(temporal, { deploymentName, taskQueue: env.TEMPORAL_TASK_QUEUE!, buildIds: [build] })).byBuild[build]!;
+
+  /**
+   * The deploy scenario's second build B: the compiled code of dist/ copied with another build id
+   * in its build-info.json (what `npm run build` of the next commit would make), its workers under
+   * a supervisor of their own with WORKER_BECOME_CURRENT=never — they register and take nothing
+   * until an operator makes B current.
+   */
+  async function startBuildB(): Promise<Deploy> {
+    const info = readBuildInfo(DIST);
+    if (!info) throw new Error(`no ${BUILD_INFO_FILE} in ${DIST}: npm run build`);
+    const a = info.buildId;
+    const b = `faults-b-${id}`;
+    const problems: string[] = [];
+    // The suite's workers, the first of the deployment, make A current at their first start.
+    await waitForRouting(temporal, deploymentName, (x) => x.currentBuildId === a, 60_000).catch(async () => {
+      const current = (await describeDeployment(temporal, deploymentName))?.currentBuildId ?? null;
+      problems.push(`before build B started, the current build was ${current ?? 'none'}, not ${a} (the suite's workers, the first of the deployment)`);
+    });
+    const dir = path.join(work, 'build-B');
+    fs.cpSync(DIST, dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, BUILD_INFO_FILE), `${JSON.stringify({ ...info, buildId: b, builtAt: new Date().toISOString() }, null, 2)}\n`);
+    const logDir = path.join(work, 'build-B-logs');
+    const workers = new Supervisor({
+      children: serviceChildren({ workers: o.workers, apiReplicas: 0, env: { ...env, WORKER_BECOME_CURRENT: 'never' }, logDir, root: dir }),
+      runDir: logDir,
+      backoff,
+      stopGraceMs: 15_000,
+      log: (line) => fs.appendFileSync(path.join(logDir, 'supervisor.log'), `${line}\n`),
+    });
+    workers.start();
+    extraSupervisors.push(workers);
+    const t = Date.now();
+    const d = await waitForVersion(temporal, deploymentName, b, 120_000);
+    say(`deploy: build ${b} (${o.workers} worker(s)) registered beside ${a} in ${((Date.now() - t) / 1000).toFixed(1)} s; current build ${d.currentBuildId}`);
+    return { a, b, workers, problems };
+  }
+
   const results: ScenarioResult[] = [];
   try {
     for (const scenario of o.scenarios) {
@@ -205,20 +277,30 @@ async function main(): Promise<number> {
       const book = path.join(work, `${scenario}.ndjson`);
       const gen = await run(process.execPath, [path.join(DIST, 'cli', 'main.js'), 'generate', '--count', String(o.accounts), '--seed', `${o.seed}-${scenario}`, '--prefix', prefix, '--out', book], env, path.join(work, 'cli.log'));
       if (gen.code !== 0) throw new Error('generate failed');
-      const exts = fs.readFileSync(book, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { external_account_number: string }).external_account_number);
+      const lines = fs.readFileSync(book, 'utf8').split('\n').filter(Boolean);
+      const exts = lines.map((l) => (JSON.parse(l) as { external_account_number: string }).external_account_number);
+      // deploy: a few accounts of the book are held back from the migrate client and created just
+      // before the switch with a schedule window seconds ahead, so that imports pinned to A are
+      // certainly open when its workers die (an import otherwise runs for about a second).
+      const held = scenario === 'deploy' ? lines.splice(lines.length - Math.max(2, Math.min(8, Math.round(lines.length * 0.05)))).map((l) => JSON.parse(l) as { external_account_number: string }) : [];
+      const input = held.length ? path.join(work, `${scenario}.migrated.ndjson`) : book;
+      if (held.length) fs.writeFileSync(input, `${lines.join('\n')}\n`);
+
+      // deploy: build B's workers start beside A's (they take nothing yet) before the book begins.
+      const deploy = scenario === 'deploy' ? await startBuildB() : null;
 
       say(`${scenario}: migrating ${exts.length} accounts`);
       const t0 = Date.now();
       let migrating = true;
       const migrate = run(
         process.execPath,
-        [path.join(DIST, 'cli', 'main.js'), 'migrate', '--input', book, '--api-url', apiUrl, '--api-key', apiKey, '--concurrency', '8', '--poll-interval', '250', '--timeout', String(o.timeout), '--progress', 'plain', '--report', path.join(work, `${scenario}.report`)],
+        [path.join(DIST, 'cli', 'main.js'), 'migrate', '--input', input, '--api-url', apiUrl, '--api-key', apiKey, '--concurrency', '8', '--poll-interval', '250', '--timeout', String(o.timeout), '--progress', 'plain', '--report', path.join(work, `${scenario}.report`)],
         env,
         path.join(work, `${scenario}.migrate.log`),
       ).finally(() => (migrating = false));
 
       const faults: Fault[] = [];
-      const planned = { worker: o.workerKills, api: o.apiKills, nats: 1, postgres: o.pgRestarts }[scenario];
+      const planned = { worker: o.workerKills, api: o.apiKills, nats: 1, postgres: o.pgRestarts, deploy: 1 }[scenario];
       const inject = async (what: string, act: () => Promise<number | null>) => {
         const at = Date.now() - t0;
         const recoveredMs = await act();
@@ -258,6 +340,78 @@ async function main(): Promise<number> {
                 await sleep(100);
               }
             });
+          } else if (scenario === 'deploy') {
+            const d = deploy!;
+            const heldFrom = Date.now();
+            // The held-back accounts, created through the API as a book scheduled for later would be:
+            // each takes its first workflow task on A (pinned there), then waits for its window.
+            const api = new ApiClient({ apiUrl, apiKey, connections: 2, maxRetries: 6, backoffBaseMs: 250, backoffCapMs: 5000 });
+            const windowAt = Date.now() + HELD_WINDOW_MS;
+            const windowStart = new Date(windowAt).toISOString();
+            try {
+              await Promise.all(
+                held.map(async (account) => {
+                  const r = await api.create({ payload: account, task_params: { schedule_window_start: windowStart } });
+                  if (r.status !== 201) d.problems.push(`${account.external_account_number}: create with a schedule window answered ${r.status}`);
+                }),
+              );
+            } finally {
+              await api.close();
+            }
+            const pinnedTo = async (ext: string) => {
+              const row = await db('import_processes').where({ import_supplier: SUPPLIER, external_account_number: ext }).first('workflow_id');
+              if (!row) return null;
+              const x = await temporal.workflowService.describeWorkflowExecution({ namespace: temporal.options.namespace, execution: { workflowId: row.workflow_id } });
+              return x.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? null;
+            };
+            const pinDeadline = Date.now() + 30_000;
+            for (;;) {
+              const pins = await Promise.all(held.map((a) => pinnedTo(a.external_account_number).catch(() => null)));
+              if (pins.every((b) => b === d.a)) break;
+              if (Date.now() > pinDeadline) {
+                d.problems.push(`the held-back imports were not all pinned to ${d.a} within 30 s: ${pins.join(', ')}`);
+                break;
+              }
+              await sleep(100);
+            }
+            say(`deploy: ${held.length} held-back imports created and pinned to A in ${((Date.now() - heldFrom) / 1000).toFixed(1)} s`);
+            // The switch at a random point of the book, once 15-40 % of it is PROCESSED (at the
+            // latest 4 s before the held-back imports' window opens).
+            const target = Math.max(3, Math.floor(exts.length * (0.15 + 0.25 * random())));
+            while (migrating && Date.now() < windowAt - 4000 && (await processed(prefix).catch(() => 0)) < target) await sleep(100);
+            if (!migrating) break;
+            const before = await describeDeployment(temporal, deploymentName);
+            if (before?.currentBuildId !== d.a) d.problems.push(`just before the switch the current build was ${before?.currentBuildId ?? 'none'}, not ${d.a}: build B's workers must not make themselves current`);
+            d.processedAtSwitch = await processed(prefix);
+            // B becomes current as `data-import deploy set-current` makes it (deploys/versions.ts), in
+            // this process (the CLI's own start takes seconds: a short book may be through by then).
+            // Imports run for about a second, so A's workers are SIGKILLed the moment the server took
+            // the change, every one of them at once (a crash of the old build's hosts), while the
+            // imports pinned to A are open; the routing then settles and their restarts drain A.
+            const names = Array.from({ length: o.workers }, (_, i) => `worker-${i + 1}`);
+            const pids = await Promise.all(names.map((n) => supervisor.pid(n) ?? supervisor.waitForStart(n, { timeoutMs: 60_000 })));
+            d.switchFrom = Date.now();
+            await inject(`${d.b} made current, then SIGKILL of build A's ${o.workers} worker(s) while it drains`, async () => {
+              try {
+                await setCurrentVersion(temporal, deploymentName, d.b, { identity: 'fault suite' });
+              } catch (err) {
+                d.problems.push(`making ${d.b} current failed: ${String(err)}`);
+                return null;
+              }
+              d.killedAt = Date.now();
+              for (const pid of pids) process.kill(pid, 'SIGKILL');
+              d.openAtKill = await openOn(d.a).catch(() => null);
+              await waitForRouting(temporal, deploymentName, (x) => x.currentBuildId === d.b).catch((err) => d.problems.push(`the routing to ${d.b}: ${String(err)}`));
+              d.switchedAt = Date.now();
+              say(`deploy: ${d.b} current from ${((d.killedAt - t0) / 1000).toFixed(1)} s (${d.processedAtSwitch} of ${exts.length} PROCESSED), routing settled at ${((d.switchedAt - t0) / 1000).toFixed(1)} s; A's workers SIGKILLed with ${d.openAtKill ?? '?'} import(s) open on A`);
+              await Promise.all(names.map((n, i) => supervisor.waitForStart(n, { notPid: pids[i], timeoutMs: 120_000 })));
+              // Recovered once nothing is open on A: its restarted workers finished what is pinned to it.
+              for (;;) {
+                if ((await openOn(d.a).catch(() => -1)) === 0) return Date.now() - d.killedAt!;
+                if (Date.now() - d.killedAt > 300_000) return null;
+                await sleep(250);
+              }
+            });
           } else {
             await inject('PostgreSQL crash restart', async () => {
               const since = Date.now();
@@ -278,10 +432,45 @@ async function main(): Promise<number> {
       const q0 = Date.now();
       await waitForQuiet(db, SUPPLIER, exts, 300_000).catch((err) => say(String(err)));
       await waitForClosed(db, temporal, SUPPLIER, exts, 120_000).catch((err) => say(String(err)));
+      if (held.length) {
+        // The held-back accounts' final status as a client sees it (the migrate client did not follow them).
+        const api = new ApiClient({ apiUrl, apiKey, connections: 2, maxRetries: 6, backoffBaseMs: 250, backoffCapMs: 5000 });
+        try {
+          for (const a of held) {
+            const r = await api.status(SUPPLIER, a.external_account_number);
+            if (r.status === 200) clientStatus.set(a.external_account_number, String((r.body as { status?: unknown }).status));
+          }
+        } finally {
+          await api.close();
+        }
+      }
       const quietSeconds = (Date.now() - q0) / 1000;
       const check = await checkBook({ db, temporal, nc, stream: env.EVENTS_STREAM!, subjectPrefix: env.EVENTS_SUBJECT_PREFIX!, supplier: SUPPLIER, exts, clientStatus });
       if (m.code !== 0) check.problems.unshift(`migrate exited with ${m.code}`);
-      results.push({ scenario, accounts: exts.length, faults, planned, migrateSeconds, quietSeconds, problems: check.problems });
+      const notes: string[] = [];
+      if (deploy) {
+        check.problems.push(...deploy.problems);
+        const d = deploy;
+        if (d.switchFrom !== undefined && d.switchedAt !== undefined && d.killedAt !== undefined) {
+          // What an operator is told: the old build has drained (nothing open on it, not routed to).
+          const drain = await cli(['deploy', 'drain-status', d.a, '--wait', '60', '--json']);
+          if (drain.code !== 0) check.problems.push(`deploy drain-status ${d.a} exited ${drain.code}: ${drain.stdout.trim()}`);
+          const b = await checkBuilds({ db, temporal, supplier: SUPPLIER, exts, deploymentName, taskQueue: env.TEMPORAL_TASK_QUEUE!, a: d.a, b: d.b, switchFrom: d.switchFrom, switchedAt: d.switchedAt, killedAt: d.killedAt });
+          check.problems.push(...b.problems);
+          const drained = faults[0]?.recoveredMs;
+          notes.push(
+            `deploy: ${d.b} made current at ${((d.killedAt - t0) / 1000).toFixed(1)} s with ${d.processedAtSwitch} of ${exts.length} accounts PROCESSED, routing settled ${((d.switchedAt - d.killedAt) / 1000).toFixed(1)} s later; ` +
+              `imports on A (${d.a}) ${b.onA}, ${b.openOnAAtKill} of them open when its ${o.workers} worker(s) were SIGKILLed; on B ${b.onB}; ` +
+              `created during the switch (either build) ${b.acrossSwitch}; ${held.length} of the book's accounts created before the switch with a schedule window ${HELD_WINDOW_MS / 1000} s ahead; A drained ${drained === null || drained === undefined ? '—' : `${(drained / 1000).toFixed(1)} s`} after the kill`,
+          );
+          // Back to A for any scenario after this one (nothing is open on B: every import closed).
+          const back = await cli(['deploy', 'rollback', '--to', d.a]);
+          if (back.code !== 0) check.problems.push(`deploy rollback --to ${d.a} exited ${back.code}: ${back.stdout.trim()}`);
+        }
+        await d.workers.stop();
+        notes.forEach((n) => say(n));
+      }
+      results.push({ scenario, accounts: exts.length, faults, planned, migrateSeconds, quietSeconds, problems: check.problems, notes });
       say(`${scenario}: ${check.problems.length === 0 ? 'every invariant holds' : `${check.problems.length} problem(s)`}`);
       for (const p of check.problems.slice(0, 20)) say(`  ${p}`);
     }
@@ -289,6 +478,7 @@ async function main(): Promise<number> {
     await nc.close().catch(() => undefined);
     await connection.close().catch(() => undefined);
     await db.destroy().catch(() => undefined);
+    await Promise.all(extraSupervisors.map((s) => s.stop()));
     await supervisor.stop();
     await nats.dispose();
   }
@@ -302,6 +492,7 @@ async function main(): Promise<number> {
       const rec = r.faults.map((f) => (f.recoveredMs === null ? '—' : (f.recoveredMs / 1000).toFixed(1))).join(', ') || '—';
       return `| ${r.scenario} | ${r.accounts} | ${r.faults.length} of ${r.planned} | ${rec} | ${r.migrateSeconds.toFixed(1)} | ${r.quietSeconds.toFixed(1)} | ${r.problems.length} |`;
     }),
+    ...(results.some((r) => r.notes.length) ? ['', ...results.flatMap((r) => r.notes)] : []),
     '',
     `seed ${o.seed}; supervisor restarts ${restarts}`,
   ];
