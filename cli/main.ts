@@ -8,7 +8,7 @@ import { CliError } from './errors';
  */
 export function buildProgram(): Command {
   const program = new Command('data-import')
-    .description('Operate the account data-import service: suppliers, organisations, API keys, reference data, imports, events, bulk migration.')
+    .description('Operate the account data-import service: suppliers, organisations, API keys, reference data, imports, events, bulk migration, and deploys of the workers (deploy, replay: docs/deploys.md).')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: true });
   for (const register of commandModules) register(program);

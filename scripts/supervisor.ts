@@ -1,4 +1,4 @@
-// Slightly over 300 lines: the supervisor with its restart, stop and pid-file logic in one class.
+// Over 300 lines: the supervisor with its restart, stop and pid-file logic in one class.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
@@ -88,6 +88,8 @@ interface Slot {
   nextStartAt: number | null;
   timer: NodeJS.Timeout | null;
   exited: Promise<void> | null;
+  /** Stopped for good by retire(): not started again. */
+  retired: boolean;
 }
 
 export const DEFAULT_BACKOFF: Required<BackoffOptions> = { initialMs: 1000, maxMs: 30_000, resetAfterMs: 30_000 };
@@ -120,7 +122,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     this.log = opts.log ?? ((line) => void process.stderr.write(`${line}\n`));
     for (const spec of opts.children) {
       if (this.slots.has(spec.name)) throw new Error(`two children named ${spec.name}`);
-      this.slots.set(spec.name, { spec, proc: null, pid: null, state: 'stopped', restarts: 0, attempt: 0, startedAt: null, lastExit: null, nextStartAt: null, timer: null, exited: null });
+      this.slots.set(spec.name, { spec, proc: null, pid: null, state: 'stopped', restarts: 0, attempt: 0, startedAt: null, lastExit: null, nextStartAt: null, timer: null, exited: null, retired: false });
     }
     if (opts.runDir) fs.mkdirSync(opts.runDir, { recursive: true });
   }
@@ -170,6 +172,35 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   stop(): Promise<void> {
     this.stopping ??= this.stopAll();
     return this.stopping;
+  }
+
+  /**
+   * Stops one child for good (SIGTERM, SIGKILL after the grace period) and never starts it again:
+   * the run command retires the workers of an old build once it has drained. Resolves once it
+   * has exited.
+   */
+  async retire(name: string): Promise<void> {
+    const slot = this.slot(name);
+    if (slot.retired) return;
+    slot.retired = true;
+    if (slot.timer) {
+      clearTimeout(slot.timer);
+      slot.timer = null;
+      slot.nextStartAt = null;
+      slot.state = 'stopped';
+    }
+    if (slot.pid === null) return;
+    this.say(`${name} (pid ${slot.pid}) retired: SIGTERM, SIGKILL after ${seconds(this.stopGraceMs)}`, slot);
+    const exited = slot.exited!;
+    this.signal(slot, 'SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), this.stopGraceMs)));
+    const outcome = await Promise.race([exited.then(() => 'exited' as const), graceOver]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      this.signal(slot, 'SIGKILL');
+      await exited;
+    }
   }
 
   /** SIGKILL to every child now (a second Ctrl-C). */
@@ -246,7 +277,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     slot.pid = null;
     slot.lastExit = exit;
     const what = error ? `could not be started (${error.message})` : `exited (${describeExit(code, signal)}) after ${seconds(uptimeMs)}`;
-    if (this.stopping) {
+    if (this.stopping || slot.retired) {
       slot.state = 'stopped';
       this.say(`${slot.spec.name} ${what}`, slot);
       this.emit('exit', slot.spec.name, exit, null);

@@ -2,12 +2,15 @@
 # Brings up everything the service needs and runs it: PostgreSQL, NATS JetStream, Temporal
 # (dev server + Web UI), migrations and demo data, then the API and the worker under a supervisor
 # that restarts them when they exit. Idempotent; Ctrl-C stops what this command started.
+# Each build it runs is kept in data/builds/<build id>/; an older build that still has imports
+# pinned to it runs beside the new one until it drains (docs/deploys.md, "Under npm run up").
 # See docs/quick-start.md and docs/operations.md ("Supervision and ports").
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/up.sh [--local-services] [--workers N] [--api-replicas M] [--help]
+Usage: scripts/up.sh [--local-services] [--workers N] [--api-replicas M]
+                     [--old-workers N] [--run-build ID]... [--no-promote] [--help]
 
 Brings up PostgreSQL, NATS (JetStream) and the Temporal dev server when they are not already
 running, migrates the database, seeds the demo import supplier DEMO_ENERGY and the organisation
@@ -27,7 +30,26 @@ Pid files: data/run/<name>.pid (api-1, worker-1, ..., supervisor); logs: data/lo
                     Worker i serves its metrics on WORKER_METRICS_PORT + 2(i-1) (default 9464)
                     and the SDK's on the port after it; a taken port falls back to a free one.
   --api-replicas M  Run M API processes (default 1); replica i listens on PORT + i - 1.
+  --old-workers N   Worker processes per older build that still has open imports (default 1;
+                    0: start none, only warn). See "Deploys" below.
+  --run-build ID    Also run the workers of the kept build ID (data/builds/ID/), whatever is
+                    open on it: to roll back to it. Repeatable. Never retired by itself.
+  --no-promote      Never make this build current by itself; only warn (see below).
   --help            Show this help.
+
+Deploys (docs/deploys.md, "Under npm run up"). Imports are pinned to the build they started on,
+and the Temporal dev server keeps its state in data/temporal/temporal.db across runs. A code
+change then restart of this command is a rollout:
+  - every build it runs is kept in data/builds/<build id>/ (a copy of dist/);
+  - an older build that still has open imports pinned to it runs again, from its kept copy,
+    beside the new build (workers worker-<build id>-1...), until it has drained: its workers
+    then stop by themselves;
+  - routing is left to the operator while the current build has workers: new imports keep
+    starting on the old build until `bin/data-import deploy set-current <new build>` (the run
+    prints the exact steps: replay, set-current, drain-status);
+  - when the current build has no worker here or anywhere, every new import would wait for
+    ever: the new build is made current instead, loudly (--no-promote: only the warning).
+What it decided is printed under "Builds" once the API is ready (and in data/logs/supervisor.log).
 
 Environment: DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS, SMTP_URL (use those servers, start none;
 without SMTP_URL a local mail sink with a web inbox starts on MAIL_SINK_SMTP_PORT/MAIL_SINK_WEB_PORT,
@@ -39,6 +61,8 @@ USAGE
 FORCE_LOCAL="${DATA_IMPORT_LOCAL_SERVICES:-0}"
 WORKERS=1
 API_REPLICAS=1
+OLD_WORKERS=1
+ROLLOUT_ARGS=()
 while (($#)); do
   case "$1" in
     --local-services) FORCE_LOCAL=1 ;;
@@ -46,6 +70,11 @@ while (($#)); do
     --workers=*) WORKERS="${1#*=}" ;;
     --api-replicas) API_REPLICAS="${2:-}"; (($# > 1)) && shift ;;
     --api-replicas=*) API_REPLICAS="${1#*=}" ;;
+    --old-workers) OLD_WORKERS="${2:-}"; (($# > 1)) && shift ;;
+    --old-workers=*) OLD_WORKERS="${1#*=}" ;;
+    --run-build) ROLLOUT_ARGS+=(--run-build "${2:-}"); (($# > 1)) && shift ;;
+    --run-build=*) ROLLOUT_ARGS+=(--run-build "${1#*=}") ;;
+    --no-promote) ROLLOUT_ARGS+=(--no-promote) ;;
     -h | --help) usage; exit 0 ;;
     *) usage; die "unknown option: $1" ;;
   esac
@@ -53,6 +82,7 @@ while (($#)); do
 done
 [[ "$WORKERS" =~ ^[1-9][0-9]*$ ]] || die "--workers expects a positive integer, got '$WORKERS'"
 [[ "$API_REPLICAS" =~ ^[1-9][0-9]*$ ]] || die "--api-replicas expects a positive integer, got '$API_REPLICAS'"
+[[ "$OLD_WORKERS" =~ ^[0-9]+$ ]] || die "--old-workers expects an integer (0 or more), got '$OLD_WORKERS'"
 
 SUPERVISOR_PID=""
 # The supervisor first (it gives the services their grace period and SIGKILLs what stays),
@@ -115,15 +145,20 @@ register_search_attributes "$TEMPORAL_ADDRESS" "${TEMPORAL_NAMESPACE:-default}"
 
 say "building (TypeScript → dist/, workflow bundle)"
 (cd "$ROOT" && npm run --silent build)
+# Kept, so that after the next code change this build's workers can still run its open imports.
+BUILD_ID="$(node "$ROOT/dist/scripts/release.js" keep --builds-dir "$ROOT/data/builds" | sed -n 's/^BUILD_ID=//p')"
 
 say "migrating the database and seeding demo data"
 SETUP_OUT="$(cd "$ROOT" && node dist/scripts/setup.js --demo)"
 
 mkdir -p "$DATA/logs" "$DATA/run"
 # The supervisor restarts a service process that exits; WORKER_NODE_OPTIONS (node flags of the
-# workers) and every other variable reach the services through its environment.
+# workers) and every other variable reach the services through its environment. --rollout: it
+# runs older builds that still have open imports and checks which build is current (above).
+rm -f "$DATA/run/rollout.txt"
 node "$ROOT/dist/scripts/supervise.js" --workers "$WORKERS" --api-replicas "$API_REPLICAS" \
-  --run-dir "$DATA/run" --log-dir "$DATA/logs" &
+  --run-dir "$DATA/run" --log-dir "$DATA/logs" \
+  --rollout --builds-dir "$ROOT/data/builds" --old-workers "$OLD_WORKERS" ${ROLLOUT_ARGS[@]+"${ROLLOUT_ARGS[@]}"} &
 SUPERVISOR_PID=$!
 
 for _ in $(seq 1 300); do
@@ -133,6 +168,13 @@ done
 curl -fsS "http://$HOST:$PORT/readyz" >/dev/null 2>&1 || { tail -n 20 "$DATA/logs/api-1.log" "$DATA/logs/worker-1.log" >&2; die "the API did not become ready"; }
 
 API_KEY="$(printf '%s\n' "$SETUP_OUT" | sed -n 's/^API_KEY=//p')"
+# What the supervisor decided about the builds (written once this build's workers registered).
+for _ in $(seq 1 600); do
+  [[ -f "$DATA/run/rollout.txt" ]] && break
+  kill -0 "$SUPERVISOR_PID" 2>/dev/null || break
+  sleep 0.2
+done
+BUILDS_INFO="$(cat "$DATA/run/rollout.txt" 2>/dev/null || echo '(not checked yet: bin/data-import deploy status)')"
 say "ready in $(($(date +%s) - T0)) s"
 cat <<INFO
 
@@ -142,6 +184,7 @@ cat <<INFO
   Mail inbox     $MAIL_INBOX_URL   (customer e-mails; turn them on: bin/data-import import-suppliers configure DEMO_ENERGY --send-customer-emails)
   Processes      $API_REPLICAS API (port $PORT$( ((API_REPLICAS > 1)) && echo "-$((PORT + API_REPLICAS - 1))")), $WORKERS worker(s), supervised: pid files in $DATA/run
   Logs           $DATA/logs/api-1.log, $DATA/logs/worker-1.log, ... and supervisor.log (restarts)
+  Build          $BUILD_ID (kept in data/builds/$BUILD_ID/); builds: bin/data-import deploy status
   Demo API key   ${API_KEY:-(kept from an earlier run; issue another: bin/data-import api-keys issue --organisation DEMO)}
 
   Import the example account (copy and paste):
@@ -152,6 +195,9 @@ cat <<INFO
   curl -sS -X POST http://$HOST:$PORT/v2/data-import/accounts/ -H "Authorization: Token \$TOKEN" \\
     -H 'Content-Type: application/json' --data @$ROOT/examples/account-dual-fuel.json
   curl -sS http://$HOST:$PORT/v2/data-import/accounts/DEMO_ENERGY/LEGACY-100045/ -H "Authorization: Token \$TOKEN"
+
+  Builds (docs/deploys.md, "Under npm run up"):
+$(printf '%s\n' "$BUILDS_INFO" | sed 's/^/  /')
 
   Press Ctrl-C to stop.
 INFO

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
 import { readBuildInfo } from '../../lib/buildInfo';
+import { buildsDir } from '../../deploys/builds';
 import type { ReplayProgress, WorkflowCode } from '../../deploys/replay';
 import { WORKFLOW_TYPES } from '../../deploys/versions';
 import { CliError } from '../errors';
@@ -15,16 +16,6 @@ import { integerIn, json, table, withExamples } from '../format';
  * workflow code of the build about to be deployed; prints every execution the code does not
  * reproduce and exits 1 if there is any.
  */
-
-/** The project folder: the nearest one above this file with a package.json (from cli/ or dist/cli/). */
-function projectRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-}
-
-/** Where builds are kept side by side by the run command (scripts/release.ts). */
-export const buildsDir = () => path.join(projectRoot(), 'data', 'builds');
 
 interface Code {
   code: WorkflowCode;
@@ -40,10 +31,10 @@ export function resolveCode(o: { build?: string; bundle?: string }): Code {
     return { code: { bundlePath: path.resolve(o.bundle) }, buildId: readBuildInfo(path.dirname(path.resolve(o.bundle)))?.buildId ?? null, where: rel(o.bundle) };
   }
   if (o.build) {
-    // A build folder (dist/, data/builds/<id>/), or the id of a build kept under data/builds/.
+    // A build folder (dist/, data/builds/<id>/), or the id of a build kept under data/builds/ (by npm run up: deploys/builds.ts).
     const dir = fs.existsSync(path.join(o.build, 'workflow-bundle.js')) ? path.resolve(o.build) : path.join(buildsDir(), o.build);
     const bundle = path.join(dir, 'workflow-bundle.js');
-    if (!fs.existsSync(bundle)) throw new CliError(`no build ${o.build}: neither ${o.build}/workflow-bundle.js nor ${rel(bundle)} exists (npm run build; the run command keeps builds in data/builds/)`);
+    if (!fs.existsSync(bundle)) throw new CliError(`no build ${o.build}: neither ${o.build}/workflow-bundle.js nor ${rel(bundle)} exists (npm run build; npm run up keeps every build it runs in data/builds/, and node dist/scripts/release.js keep keeps one)`);
     return { code: { bundlePath: bundle }, buildId: readBuildInfo(dir)?.buildId ?? null, where: rel(bundle) };
   }
   // This CLI's own build: compiled, the bundle beside it; from the sources, the sources' workflows.
