@@ -6,7 +6,7 @@ import path from 'node:path';
 /**
  * Which build of the code a process runs (docs/deploys.md): the Temporal worker registers with it
  * as the build id of its Worker Deployment Version, so an import that started on a build finishes
- * on it. `npm run build` writes it into `dist/build-info.json` (scripts/buildInfo.ts); a process
+ * on it. `npm run build` writes it into `dist/build-info.json` (scripts/finish-build.ts); a process
  * running from the sources computes it the same way at start.
  *
  * The id is the git commit (12 hex digits), and for a tree with uncommitted changes the commit
