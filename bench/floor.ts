@@ -13,11 +13,16 @@
  *    profiles of bench/compare.ts) through the create store code (insertAccount, one transaction
  *    each: bench/lib/baseline.ts) into a fresh database. CPU of every PostgreSQL process, and of
  *    this process (knex, node-postgres). The workflow carries ids only, so 1. is the same for both.
+ * The dev server runs in memory; with BENCH_TEMPORAL_DB=<file> it runs on that SQLite file (made
+ * fresh) with the SQLite settings of TEMPORAL_SQLITE_PRAGMAS (default WAL + synchronous=NORMAL,
+ * `none` for SQLite's own), as `npm run up` runs it; BENCH_FLOOR_PARTS=orchestration measures 1.
+ * only (bench/NOTES.md "The dev server's SQLite settings").
  * bench/e2e.ts and bench/compare.ts measure the whole service; the difference is what the
  * service's own steps, events, API and client add (bench/NOTES.md "The floor").
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -26,13 +31,18 @@ import { startImportWorkflow } from '../imports/startWorkflow';
 import type { ImportProcess } from '../imports/store';
 import { serviceProcessEnv, workerNodeOptions } from '../lib/nodeOptions';
 import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
-import { cpuSeconds, ownCpuSeconds, peakRssMiB, postgresCpuSeconds, startTemporalDevServer, temporalRequests, writeResult } from './lib/stack';
+import { cpuSeconds, ownCpuSeconds, peakRssMiB, postgresCpuSeconds, startTemporalDevServer, temporalRequests, temporalSqlitePragmas, writeResult } from './lib/stack';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1000);
 const LARGE_COUNT = Number(process.env.BENCH_LARGE_COUNT ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WARM_UP = 64;
 const TASK_QUEUE = 'floor';
+/** The dev server's store: in memory, or a SQLite file with the pragmas of TEMPORAL_SQLITE_PRAGMAS. */
+const TEMPORAL_DB = process.env.BENCH_TEMPORAL_DB ? path.resolve(process.env.BENCH_TEMPORAL_DB) : undefined;
+const TEMPORAL_PRAGMAS = TEMPORAL_DB ? temporalSqlitePragmas(process.env) : [];
+const TEMPORAL_STORE = TEMPORAL_DB ? `file${TEMPORAL_PRAGMAS.length ? ` (${TEMPORAL_PRAGMAS.join(', ')})` : ' (SQLite defaults)'}` : 'memory';
+const ORCHESTRATION_ONLY = process.env.BENCH_FLOOR_PARTS === 'orchestration';
 
 const ms = (seconds: number, n: number) => +((seconds * 1000) / n).toFixed(1);
 
@@ -52,7 +62,7 @@ function processRow(i: number): ImportProcess {
 }
 
 async function orchestration() {
-  const { temporal, temporalPort, temporalMetricsPort } = await startTemporalDevServer();
+  const { temporal, temporalPort, temporalMetricsPort } = await startTemporalDevServer({ dbFile: TEMPORAL_DB, pragmas: TEMPORAL_PRAGMAS });
   const address = `127.0.0.1:${temporalPort}`;
   const worker = spawn(process.execPath, [...workerNodeOptions(process.env), '--import', 'tsx', path.join(__dirname, 'lib', 'floorWorker.ts'), address, TASK_QUEUE], {
     env: serviceProcessEnv(process.env),
@@ -107,6 +117,10 @@ async function orchestration() {
   } finally {
     worker.kill('SIGTERM');
     temporal.kill('SIGTERM');
+    if (TEMPORAL_DB) {
+      await new Promise((r) => (temporal.exitCode === null && temporal.signalCode === null ? temporal.once('exit', r) : r(null)));
+      for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${TEMPORAL_DB}${suffix}`, { force: true });
+    }
   }
 }
 
@@ -139,9 +153,13 @@ function floorParts(o: Awaited<ReturnType<typeof orchestration>>, w: Awaited<Ret
 const ceiling = (ms: number) => +((os.cpus().length * 1000) / ms).toFixed(1);
 
 async function main(): Promise<void> {
-  console.error(`[floor] orchestration alone: ${COUNT} imports whose steps do nothing, ${CONCURRENCY} in flight`);
+  console.error(`[floor] orchestration alone: ${COUNT} imports whose steps do nothing, ${CONCURRENCY} in flight, the dev server's store ${TEMPORAL_STORE}`);
   const o = await orchestration();
-  console.log(`orchestration alone: ${o.importsPerSecond} imports/s, Temporal frontend requests ${o.temporalFrontendRequestsPerImport}/import, persistence ${o.temporalPersistenceRequestsPerImport}/import, worker peak RSS ${o.peakRssWorkerMiB} MiB`);
+  console.log(`orchestration alone (dev server store ${TEMPORAL_STORE}): ${o.importsPerSecond} imports/s, CPU ms/import temporal ${o.cpuMsPerImport.temporal}, worker ${o.cpuMsPerImport.worker}, starter ${o.cpuMsPerImport.starter}; Temporal frontend requests ${o.temporalFrontendRequestsPerImport}/import, persistence ${o.temporalPersistenceRequestsPerImport}/import, worker peak RSS ${o.peakRssWorkerMiB} MiB`);
+  if (ORCHESTRATION_ONLY) {
+    console.log(`written ${writeResult('floor-orchestration', { concurrency: CONCURRENCY, cores: os.cpus().length, temporalStore: TEMPORAL_STORE, loadAverage: os.loadavg(), orchestration: o })}`);
+    return;
+  }
   const profiles: Record<string, unknown> = {};
   for (const [profile, count] of [['typical', COUNT], ['large', LARGE_COUNT]] as const) {
     console.error(`[floor] the account write alone: ${count} ${profile} accounts`);
@@ -153,7 +171,7 @@ async function main(): Promise<void> {
     console.log(`floor: ${totalMsPerAccount} ms of CPU per account, at most ${ceiling(totalMsPerAccount)} accounts/s on this machine's ${os.cpus().length} cores`);
     profiles[profile] = { parts, totalMsPerAccount, ceilingAccountsPerSecond: ceiling(totalMsPerAccount), accountWrite: w };
   }
-  console.log(`written ${writeResult('floor', { concurrency: CONCURRENCY, cores: os.cpus().length, orchestration: o, profiles })}`);
+  console.log(`written ${writeResult('floor', { concurrency: CONCURRENCY, cores: os.cpus().length, temporalStore: TEMPORAL_STORE, orchestration: o, profiles })}`);
 }
 
 main().catch((err) => {

@@ -87,16 +87,35 @@ export function postgresCpuSeconds(): number {
   return total;
 }
 
+/** The default of TEMPORAL_SQLITE_PRAGMAS, as scripts/lib/common.sh has it (docs/configuration.md). */
+export const TEMPORAL_SQLITE_PRAGMAS_DEFAULT = 'journal_mode=WAL,synchronous=NORMAL';
+
+/** The `PRAGMA=VALUE` pairs of TEMPORAL_SQLITE_PRAGMAS (unset: the default; `none`: SQLite's own). */
+export function temporalSqlitePragmas(env: NodeJS.ProcessEnv = process.env): string[] {
+  const v = env.TEMPORAL_SQLITE_PRAGMAS ?? TEMPORAL_SQLITE_PRAGMAS_DEFAULT;
+  if (v.trim() === 'none') return [];
+  const pairs = v.split(/[,\s]+/).filter(Boolean);
+  for (const p of pairs) if (!p.includes('=')) throw new Error(`TEMPORAL_SQLITE_PRAGMAS: expected PRAGMA=VALUE pairs separated by commas, got '${p}'`);
+  return pairs;
+}
+
 /**
- * A Temporal dev server of the benchmarks' own: in memory, headless, the service's search
- * attributes registered, Prometheus metrics on a free port. Resolves once its port answers.
+ * A Temporal dev server of the benchmarks' own: in memory (or on a fresh SQLite file `dbFile`
+ * with `pragmas`, as `npm run up` runs it), headless, the service's search attributes registered,
+ * Prometheus metrics on a free port. Resolves once its port answers.
  */
-export async function startTemporalDevServer(): Promise<{ temporal: ChildProcess; temporalPort: number; temporalMetricsPort: number }> {
+export async function startTemporalDevServer(opts: { dbFile?: string; pragmas?: string[] } = {}): Promise<{ temporal: ChildProcess; temporalPort: number; temporalMetricsPort: number }> {
   const temporalPort = await freePort();
   const temporalMetricsPort = await freePort();
+  const store: string[] = [];
+  if (opts.dbFile) {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${opts.dbFile}${suffix}`, { force: true });
+    store.push('--db-filename', opts.dbFile, ...(opts.pragmas ?? []).flatMap((p) => ['--sqlite-pragma', p]));
+  }
   const temporal = spawn(binary('temporal'), [
     'server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--log-level', 'error', '--metrics-port', String(temporalMetricsPort),
     '--search-attribute', 'ImportSupplier=Keyword', '--search-attribute', 'ExternalAccountNumber=Keyword', '--search-attribute', 'ImportStatus=Keyword',
+    ...store,
   ], { stdio: 'ignore' });
   try {
     await waitFor(() => portOpen(temporalPort), 'temporal');

@@ -279,15 +279,48 @@ TEMPORAL_DEV_DYNAMIC_CONFIG=(
   --dynamic-config-value 'matching.wv.VersionDrainageStatusRefreshInterval="5s"'
 )
 
+# The SQLite settings of a file-backed dev server (TEMPORAL_SQLITE_PRAGMAS, docs/configuration.md;
+# what each risks: docs/operations.md, "The Temporal dev server's SQLite settings"): comma-separated PRAGMA=VALUE pairs, each passed as `--sqlite-pragma`. The default, WAL
+# with synchronous=NORMAL, commits without an fsync (the WAL is synced at checkpoints): a crash of
+# the dev server process loses nothing, a power loss or OS crash may lose the last transactions.
+# `none` leaves SQLite's own defaults (rollback journal, synchronous=FULL: an fsync per commit).
+# In memory (no db_file) it does not apply. bench/lib/stack.ts keeps the same default.
+TEMPORAL_SQLITE_PRAGMAS_DEFAULT="journal_mode=WAL,synchronous=NORMAL"
+
+# The arguments of `temporal server start-dev` into TEMPORAL_DEV_ARGV; args: grpc_port ui_port db_file(or "")
+temporal_dev_argv() {
+  local pragmas p
+  TEMPORAL_DEV_ARGV=(server start-dev --ip 127.0.0.1 --port "$1" --log-level warn "${SEARCH_ATTRIBUTE_FLAGS[@]}"
+    "${TEMPORAL_DEV_DYNAMIC_CONFIG[@]}")
+  if [[ "$2" == 0 ]]; then TEMPORAL_DEV_ARGV+=(--headless); else TEMPORAL_DEV_ARGV+=(--ui-port "$2"); fi
+  if [[ -n "$3" ]]; then
+    TEMPORAL_DEV_ARGV+=(--db-filename "$3")
+    pragmas="${TEMPORAL_SQLITE_PRAGMAS-$TEMPORAL_SQLITE_PRAGMAS_DEFAULT}"
+    [[ "$pragmas" == none ]] && pragmas=""
+    for p in ${pragmas//,/ }; do
+      [[ "$p" == *=* ]] || die "TEMPORAL_SQLITE_PRAGMAS: expected PRAGMA=VALUE pairs separated by commas, got '$p'"
+      TEMPORAL_DEV_ARGV+=(--sqlite-pragma "$p")
+    done
+  fi
+}
+
+# Stops (TERM, then KILL after 10 s) the process whose pid a file holds, if any; args: pid_file
+stop_pid_file() {
+  local pid
+  [[ -s "$1" ]] || return 0
+  pid="$(cat "$1")"
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$1"
+}
+
 # Starts `temporal server start-dev`; args: grpc_port ui_port db_file(or "") log_file
 start_temporal_dev() {
-  local bin args
+  local bin
   bin="$(tool_path temporal)"
-  args=(server start-dev --ip 127.0.0.1 --port "$1" --log-level warn "${SEARCH_ATTRIBUTE_FLAGS[@]}"
-    "${TEMPORAL_DEV_DYNAMIC_CONFIG[@]}")
-  if [[ "$2" == 0 ]]; then args+=(--headless); else args+=(--ui-port "$2"); fi
-  [[ -n "$3" ]] && args+=(--db-filename "$3")
-  "$bin" "${args[@]}" >"$4" 2>&1 &
+  temporal_dev_argv "$1" "$2" "$3"
+  "$bin" "${TEMPORAL_DEV_ARGV[@]}" >"$4" 2>&1 &
   STARTED_PIDS+=("$!")
   wait_for_port 127.0.0.1 "$1" 60 "temporal server"
 }

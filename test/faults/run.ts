@@ -9,12 +9,15 @@
  *   deploy   a second build's workers started beside the first's, made current mid-migration (as
  *            `data-import deploy set-current` does), then every worker of the old build SIGKILLed
  *            while imports pinned to it are open; restarted, they drain it
+ *   temporal the Temporal dev server SIGKILLed mid-migration and restarted on its SQLite file with
+ *            the same settings (TEMPORAL_SQLITE_PRAGMAS), as a crash of `npm run up`'s would be
  * After each scenario it checks the invariants of test/faults/invariants.ts and prints the figures.
  * Started by scripts/faults.sh, which brings up the servers and passes them in the environment.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { Connection, Client } from '@temporalio/client';
@@ -28,8 +31,8 @@ import { BUILD_INFO_FILE, readBuildInfo } from '../../lib/buildInfo';
 import { describeDeployment, openWorkflowsByBuild, setCurrentVersion, waitForRouting, waitForVersion } from '../../deploys/versions';
 import { checkBook, checkBuilds, waitForClosed, waitForQuiet } from './invariants';
 
-type Scenario = 'worker' | 'api' | 'nats' | 'postgres' | 'deploy';
-const SCENARIOS: Scenario[] = ['worker', 'api', 'nats', 'postgres', 'deploy'];
+type Scenario = 'worker' | 'api' | 'nats' | 'postgres' | 'deploy' | 'temporal';
+const SCENARIOS: Scenario[] = ['worker', 'api', 'nats', 'postgres', 'deploy', 'temporal'];
 
 interface Options {
   accounts: number;
@@ -39,6 +42,7 @@ interface Options {
   apiKills: number;
   natsOutage: number;
   pgRestarts: number;
+  temporalKills: number;
   seed: string;
   timeout: number;
 }
@@ -123,6 +127,68 @@ async function untilOk(url: string, timeoutMs: number): Promise<number> {
   }
 }
 
+const portAnswers = (address: string) =>
+  new Promise<boolean>((resolve) => {
+    const [host, port] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
+    const s = net.connect(port, host, () => {
+      s.end();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+
+/**
+ * The Temporal dev server scripts/faults.sh started (on a SQLite file, with the run command's
+ * settings): the temporal scenario SIGKILLs it and starts it again with the same arguments, on the
+ * same file and port. The pid of the latest one goes to FAULTS_TEMPORAL_PIDFILE, which
+ * scripts/faults.sh stops on exit.
+ */
+class DevServer {
+  pid: number;
+  readonly argv: string[];
+  readonly db: string;
+  readonly pragmas: string[];
+  constructor(
+    private readonly address: string,
+    private readonly logFile: string,
+    private readonly pidFile: string,
+  ) {
+    this.pid = Number(need('FAULTS_TEMPORAL_PID'));
+    this.argv = need('FAULTS_TEMPORAL_ARGV').split('\n').filter(Boolean);
+    const at = (flag: string) => this.argv.flatMap((a, i) => (a === flag && this.argv[i + 1] ? [this.argv[i + 1]!] : []));
+    this.db = at('--db-filename')[0] ?? '';
+    this.pragmas = at('--sqlite-pragma');
+  }
+
+  describe(): string {
+    return this.db ? `on ${path.relative(ROOT, this.db)}, ${this.pragmas.length ? this.pragmas.join(', ') : 'SQLite defaults'}` : 'in memory';
+  }
+
+  /** SIGKILL, then the same command again once the port is free; resolves when the new one's port answers (ms down). */
+  async crashRestart(): Promise<number> {
+    if (!this.db) throw new Error('the temporal scenario needs the dev server on a file (scripts/faults.sh starts it so)');
+    const t0 = Date.now();
+    process.kill(this.pid, 'SIGKILL');
+    while (await portAnswers(this.address)) {
+      if (Date.now() - t0 > 30_000) throw new Error(`the killed dev server (pid ${this.pid}) still holds ${this.address}`);
+      await sleep(50);
+    }
+    fs.appendFileSync(this.logFile, `\n--- [faults] SIGKILLed pid ${this.pid}, restarting on the same file ---\n`);
+    const out = fs.openSync(this.logFile, 'a');
+    const child = spawn(this.argv[0]!, this.argv.slice(1), { stdio: ['ignore', out, out] });
+    fs.closeSync(out);
+    this.pid = child.pid!;
+    fs.writeFileSync(this.pidFile, `${this.pid}\n`);
+    while (!(await portAnswers(this.address))) {
+      if (child.exitCode !== null) throw new Error(`the restarted dev server exited with ${child.exitCode} (see ${this.logFile})`);
+      if (Date.now() - t0 > 120_000) throw new Error(`the restarted dev server did not answer on ${this.address} within 120 s`);
+      await sleep(100);
+    }
+    child.unref();
+    return Date.now() - t0;
+  }
+}
+
 async function main(): Promise<number> {
   const program = new Command('faults')
     .description('Migrate generated books through the real stack while killing its processes at random moments; check that nothing is lost, stuck or published twice.')
@@ -136,6 +202,7 @@ async function main(): Promise<number> {
     .option('--api-kills <n>', 'SIGKILLs of the API in the api scenario', int(0, 1000), 1)
     .option('--nats-outage <seconds>', 'how long NATS stays down in the nats scenario', int(1, 3600), 30)
     .option('--pg-restarts <n>', 'crash restarts of PostgreSQL in the postgres scenario', int(0, 1000), 1)
+    .option('--temporal-kills <n>', 'SIGKILLs (and restarts on its file) of the Temporal dev server in the temporal scenario', int(0, 100), 1)
     .option('--seed <seed>', 'seed of the books and of the fault moments (default: random, printed)')
     .option('--timeout <minutes>', 'the migrate client\'s --timeout of each scenario', int(1, 600), 20)
     .addHelpText('after', '\nRun it through scripts/faults.sh (npm run test:faults), which starts PostgreSQL, NATS and Temporal for it.\n');
@@ -151,6 +218,8 @@ async function main(): Promise<number> {
   const pgBase = need('FAULTS_DATABASE_BASE_URL');
   const pgCtl = need('FAULTS_PG_CTL').split(' ');
   const databaseUrl = `${pgBase}/data_import_faults_${id}`;
+  const devServer = new DevServer(need('TEMPORAL_ADDRESS'), need('FAULTS_TEMPORAL_LOG'), need('FAULTS_TEMPORAL_PIDFILE'));
+  if (o.scenarios.includes('temporal') && !devServer.db) throw new Error('the temporal scenario needs the dev server on a file: run it without FAULTS_TEMPORAL_DB=');
 
   const nats: NatsServer = await startNatsServer({ syncAlways: true, bin: process.env.NATS_SERVER_BIN });
   const apiPort = await freePort();
@@ -300,7 +369,10 @@ async function main(): Promise<number> {
       ).finally(() => (migrating = false));
 
       const faults: Fault[] = [];
-      const planned = { worker: o.workerKills, api: o.apiKills, nats: 1, postgres: o.pgRestarts, deploy: 1 }[scenario];
+      const planned = { worker: o.workerKills, api: o.apiKills, nats: 1, postgres: o.pgRestarts, deploy: 1, temporal: o.temporalKills }[scenario];
+      /** temporal: the executions that existed at each kill (workflow id → run id), found again afterwards? */
+      const beforeKill = new Map<string, string>();
+      const temporalNotes: string[] = [];
       const inject = async (what: string, act: () => Promise<number | null>) => {
         const at = Date.now() - t0;
         const recoveredMs = await act();
@@ -401,7 +473,9 @@ async function main(): Promise<number> {
               d.killedAt = Date.now();
               for (const pid of pids) process.kill(pid, 'SIGKILL');
               d.openAtKill = await openOn(d.a).catch(() => null);
-              await waitForRouting(temporal, deploymentName, (x) => x.currentBuildId === d.b).catch((err) => d.problems.push(`the routing to ${d.b}: ${String(err)}`));
+              // Bounded at 120 s: the server's own propagation of the change to the task queues has taken
+              // more than 30 s on this 2-core machine under heavy load (its figure is printed below).
+              await waitForRouting(temporal, deploymentName, (x) => x.currentBuildId === d.b, 120_000).catch((err) => d.problems.push(`the routing to ${d.b}: ${String(err)}`));
               d.switchedAt = Date.now();
               say(`deploy: ${d.b} current from ${((d.killedAt - t0) / 1000).toFixed(1)} s (${d.processedAtSwitch} of ${exts.length} PROCESSED), routing settled at ${((d.switchedAt - t0) / 1000).toFixed(1)} s; A's workers SIGKILLed with ${d.openAtKill ?? '?'} import(s) open on A`);
               await Promise.all(names.map((n, i) => supervisor.waitForStart(n, { notPid: pids[i], timeoutMs: 120_000 })));
@@ -410,6 +484,34 @@ async function main(): Promise<number> {
                 if ((await openOn(d.a).catch(() => -1)) === 0) return Date.now() - d.killedAt!;
                 if (Date.now() - d.killedAt > 300_000) return null;
                 await sleep(250);
+              }
+            });
+          } else if (scenario === 'temporal') {
+            // What the server holds just before the kill: every execution of the suite's task queue
+            // (this book's and the earlier scenarios').
+            const queue = `TaskQueue="${env.TEMPORAL_TASK_QUEUE}"`;
+            let open = 0;
+            let completed = 0;
+            for await (const w of temporal.workflow.list({ query: queue })) {
+              beforeKill.set(w.workflowId, w.runId);
+              if (w.status.name === 'RUNNING') open++;
+              if (w.status.name === 'COMPLETED') completed++;
+            }
+            await inject('Temporal dev server SIGKILLed, restarted on its file', async () => {
+              const done = await processed(prefix);
+              const since = Date.now();
+              const downMs = await devServer.crashRestart();
+              temporalNotes.push(
+                `temporal: dev server (${devServer.describe()}) SIGKILLed at ${((since - t0) / 1000).toFixed(1)} s with ${done} of ${exts.length} PROCESSED, ` +
+                  `${beforeKill.size} executions on the server (${open} running); answering again ${(downMs / 1000).toFixed(1)} s after the kill`,
+              );
+              // Recovered once the restarted server completes an import execution (steps in flight at
+              // the kill may commit to PostgreSQL meanwhile: the row count alone would not show it).
+              for (;;) {
+                const n = await temporal.workflow.count(`${queue} AND ExecutionStatus="Completed"`).then((c) => c.count, () => -1);
+                if (n > completed) return Date.now() - since;
+                if (!migrating && Date.now() - since > 120_000) return null;
+                await sleep(100);
               }
             });
           } else {
@@ -448,6 +550,17 @@ async function main(): Promise<number> {
       const check = await checkBook({ db, temporal, nc, stream: env.EVENTS_STREAM!, subjectPrefix: env.EVENTS_SUBJECT_PREFIX!, supplier: SUPPLIER, exts, clientStatus });
       if (m.code !== 0) check.problems.unshift(`migrate exited with ${m.code}`);
       const notes: string[] = [];
+      if (scenario === 'temporal' && beforeKill.size > 0) {
+        // Nothing the server held at the kill is lost: each of those executions is there, same run.
+        let found = 0;
+        for (const [workflowId, runId] of beforeKill) {
+          const d = await temporal.workflow.getHandle(workflowId, runId).describe().catch(() => null);
+          if (d) found++;
+          else check.problems.push(`${workflowId}: execution ${runId}, on the server before the kill, is gone after the restart`);
+        }
+        notes.push(...temporalNotes, `temporal: ${found} of the ${beforeKill.size} executions on the server at the kill found again after the restart, same run`);
+        notes.forEach((n) => say(n));
+      }
       if (deploy) {
         check.problems.push(...deploy.problems);
         const d = deploy;
@@ -464,6 +577,8 @@ async function main(): Promise<number> {
               `created during the switch (either build) ${b.acrossSwitch}; ${held.length} of the book's accounts created before the switch with a schedule window ${HELD_WINDOW_MS / 1000} s ahead; A drained ${drained === null || drained === undefined ? '—' : `${(drained / 1000).toFixed(1)} s`} after the kill`,
           );
           // Back to A for any scenario after this one (nothing is open on B: every import closed).
+          // The CLI waits 30 s for its own change to settle: start it once the last one has.
+          await waitForRouting(temporal, deploymentName, () => true, 120_000).catch((err) => check.problems.push(`before the rollback: ${String(err)}`));
           const back = await cli(['deploy', 'rollback', '--to', d.a]);
           if (back.code !== 0) check.problems.push(`deploy rollback --to ${d.a} exited ${back.code}: ${back.stdout.trim()}`);
         }
