@@ -8,7 +8,10 @@ const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** A real calendar day in `YYYY-MM-DD` form (2026-02-30 is not one). */
+/**
+ * A real calendar day in `YYYY-MM-DD` form (2026-02-30 is not one), from year 0001: PostgreSQL
+ * has no year 0000 (1 BC), so an account holding one could be validated but never written.
+ */
 export function isIsoDate(value: string): boolean {
   // Character arithmetic rather than regex + Number(): this runs for every date of every payload.
   if (value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return false;
@@ -25,7 +28,7 @@ export function isIsoDate(value: string): boolean {
   if (m1 < 0 || m1 > 9 || m2 < 0 || m2 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return false;
   const month = m1 * 10 + m2;
   const day = d1 * 10 + d2;
-  if (month < 1 || month > 12 || day < 1) return false;
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const max = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
   return day <= max;

@@ -5,6 +5,7 @@ import { createAuthenticator } from '../auth/authenticate';
 import { rateLimit, TokenBucketLimiter } from '../http/middleware/rateLimit';
 import { healthRouter } from './routes/health';
 import { importsRouter } from './routes/imports';
+import { reconcileRouter } from './routes/reconcile';
 import { graphqlRouter } from './routes/graphql';
 import { docsRouter } from './routes/docs';
 import { registrationsRouter } from './routes/registrations';
@@ -31,6 +32,7 @@ export function apiRouters(deps: AppDeps): Router[] {
   return [
     healthRouter(deps),
     importsRouter(routed),
+    reconcileRouter(routed),
     graphqlRouter({ tokens, log }),
     docsRouter({ subjectPrefix: config.nats.subjectPrefix }),
     registrationsRouter(routed),

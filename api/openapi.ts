@@ -6,6 +6,7 @@ import { IMPORT_STATUSES } from '../imports/store';
 import type { ErrorCode } from '../http/errors';
 import { GRAPHQL_BODY_LIMIT_BYTES } from './routes/graphql';
 import { MAX_STATUS_NUMBERS, StatusesRequestSchema } from './routes/imports';
+import { MAX_DIGEST_NUMBERS } from './routes/reconcile';
 import { TOKEN_ERRORS } from '../auth/tokens';
 import { platformPaths, platformSchemas } from '../platform/openapi';
 
@@ -220,6 +221,29 @@ function responseSchemas() {
         not_found: { type: 'array', maxItems: MAX_STATUS_NUMBERS, description: 'The requested numbers with no import process (all of them for a supplier outside your grant), each once.', items: { type: 'string' } },
       },
     },
+    AccountDigestOfAccount: {
+      ...IMPORT_PROCESS,
+      description: 'The record of the status operation, with the account it is of and the digest of the account as stored.',
+      required: ['external_account_number', ...IMPORT_PROCESS.required, 'digest'],
+      properties: {
+        external_account_number: { type: 'string', maxLength: 128 },
+        ...IMPORT_PROCESS.properties,
+        digest: {
+          type: ['string', 'null'],
+          pattern: '^sha256:[0-9a-f]{64}$',
+          description: '`sha256:` and the hex SHA-256 of the canonical JSON of the account as stored (docs/bulk-migration.md, "The canonical form"); null when no account exists (the import is not PROCESSED).',
+        },
+      },
+    },
+    AccountDigests: {
+      type: 'object',
+      required: ['results', 'not_found'],
+      additionalProperties: false,
+      properties: {
+        results: { type: 'array', maxItems: MAX_DIGEST_NUMBERS, description: 'One record per requested number with an import process, in the order of the request.', items: ref('AccountDigestOfAccount') },
+        not_found: { type: 'array', maxItems: MAX_DIGEST_NUMBERS, description: 'The requested numbers with no import process (all of them for a supplier outside your grant), each once.', items: { type: 'string' } },
+      },
+    },
     QueryValidationFailed: {
       type: 'object',
       required: ['detail', 'code', 'errors'],
@@ -369,6 +393,38 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             '200': json(ref('ImportStatuses'), 'The records found, and the numbers without an import process.'),
             '400': json({ oneOf: [ref('QueryValidationFailed'), ref('V2ParseError')] }, `A body of the wrong shape (\`validation_error\` with every issue: \`unknown_field\`, \`required\`, \`invalid\` for a wrong type or no number, \`blank\`, \`max_length\` for more than ${MAX_STATUS_NUMBERS} numbers or a value too long), or an unreadable body (\`parse_error\`).`),
+            ...common(true),
+          },
+        },
+      },
+      '/v2/data-import/accounts/{import_supplier_code}/{external_account_number}/account/': {
+        get: {
+          operationId: 'getImportedAccount',
+          tags: ['accounts'],
+          summary: 'The imported account as stored, read back from the account tables, in the shape of the create body.',
+          description:
+            'Not the payload that was sent (retention drops it): the account the tables hold. Fields without data are absent (an empty optional array reads back as absent, as does null); phone numbers, postcodes and date-times are in the form the service stores them (docs/bulk-migration.md, "The canonical form"). Its canonical form digests to the `digest` of the bulk digest operation.',
+          security,
+          parameters: [supplierParam('import_supplier_code'), externalParam('external_account_number')],
+          responses: {
+            '200': json(ref('Account'), 'The account as stored.'),
+            '404': json(ref('NotFound'), 'No imported account (never imported, not PROCESSED), or the supplier is outside your grant.'),
+            ...common(false),
+          },
+        },
+      },
+      '/v2/data-import/accounts/digests/': {
+        post: {
+          operationId: 'getAccountDigests',
+          tags: ['accounts'],
+          summary: `The import status and the digest of the account as stored, for up to ${MAX_DIGEST_NUMBERS} accounts of one supplier in one request.`,
+          description:
+            'Each requested number with an import process answers the record of the status operation plus `external_account_number` and `digest` (null when no account exists); the others are listed in `not_found` (a number with U+0000 too). Each number is answered once, in the order of the request. A supplier outside your grant answers as one with no import processes: every number in `not_found`. `data-import reconcile` compares the digests with those of the book.',
+          security,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ImportStatusesRequest') } } },
+          responses: {
+            '200': json(ref('AccountDigests'), 'The records found, with their digests, and the numbers without an import process.'),
+            '400': json({ oneOf: [ref('QueryValidationFailed'), ref('V2ParseError')] }, `A body of the wrong shape (\`validation_error\` with every issue: \`unknown_field\`, \`required\`, \`invalid\` for a wrong type or no number, \`blank\`, \`max_length\` for more than ${MAX_DIGEST_NUMBERS} numbers or a value too long), or an unreadable body (\`parse_error\`).`),
             ...common(true),
           },
         },

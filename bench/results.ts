@@ -7,6 +7,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { machine } from './lib/stack';
 import { scaleSections } from './scaleReport';
+import { reconcileSection } from './reconcileReport';
 import { compareRows } from './lib/compareTable';
 
 const dir = path.join(__dirname, 'results');
@@ -124,6 +125,8 @@ function main() {
   out.push(...scaleSections(read('scale'), read('outbox-bloat'), table));
 
   out.push(...tracingSection(read('tracing'), table));
+
+  out.push(...reconcileSection(read('reconcile'), table));
 
   const notes = path.join(__dirname, 'NOTES.md');
   if (fs.existsSync(notes)) out.push('\n' + fs.readFileSync(notes, 'utf8'));

@@ -46,7 +46,7 @@ const E2E_COUNT = Number(process.env.SCALE_E2E_COUNT ?? 300);
 const PROBES = Number(process.env.SCALE_PROBES ?? 200);
 const LOAD_BATCH = Number(process.env.SCALE_LOAD_BATCH ?? 25);
 const LOAD_CONCURRENCY = Number(process.env.SCALE_LOAD_CONCURRENCY ?? 1);
-const SEED_COUNT = Number(process.env.SCALE_SEED_COUNT ?? 2000);
+export const SEED_COUNT = Number(process.env.SCALE_SEED_COUNT ?? 2000);
 const COPY_ACCOUNTS_PER_TRANSACTION = Number(process.env.SCALE_COPY_ACCOUNTS_PER_TRANSACTION ?? 10000);
 const SUPPLIER = 'DEMO_ENERGY';
 const TABLE_GROUPS: Record<string, string[]> = {
@@ -60,7 +60,7 @@ const TABLE_GROUPS: Record<string, string[]> = {
  * a seed made by set-based SQL inside PostgreSQL (copyAccounts): thousands of accounts a second
  * instead of the store path's ~40 on a small shared machine.
  */
-async function bulkLoad(db: Knex, subjectPrefix: string, from: number, to: number): Promise<number> {
+export async function bulkLoad(db: Knex, subjectPrefix: string, from: number, to: number): Promise<number> {
   if (to <= from) return 0;
   const t0 = performance.now();
   if (from < SEED_COUNT) await seedAccounts(db, subjectPrefix, from, Math.min(to, SEED_COUNT));
@@ -449,7 +449,10 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Run as a script; imported (bench/reconcile.ts loads its database with bulkLoad), nothing runs.
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

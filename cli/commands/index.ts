@@ -7,6 +7,7 @@ import * as referenceData from './referenceData';
 import * as imports from './imports';
 import * as generate from './generate';
 import * as migrate from './migrate';
+import * as reconcile from './reconcile';
 import * as events from './events';
 import * as maintenance from './maintenance';
 import * as emails from './emails';
@@ -25,6 +26,7 @@ export const commandModules: RegisterCommand[] = [
   imports.register,
   generate.register,
   migrate.register,
+  reconcile.register,
   events.register,
   maintenance.register,
   emails.register,

@@ -115,6 +115,11 @@ export class ApiClient {
     return this.request('POST', '/v2/data-import/accounts/statuses/', { import_supplier: supplier, external_account_numbers: externals });
   }
 
+  /** Any other operation, with the same retry, outage and token handling (data-import reconcile's). */
+  call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResponse> {
+    return this.request(method, path, body);
+  }
+
   /** The outage under way, for the progress line. */
   outage() {
     return this.availability.current();

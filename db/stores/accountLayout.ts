@@ -131,15 +131,13 @@ function datetimeText(v: unknown): string {
  * and NULL columns left out (an optional field with no data is omitted, spec rule 1).
  */
 export function fromDb(table: AccountTable, row: Row): Row {
-  const { pg } = LAYOUT[table];
   const out: Row = {};
-  for (const [name, type] of Object.entries(pg)) {
+  for (const { name, type, text } of READ_COLUMNS[table]) {
     if (type === 'numeric') {
-      const v = row[`${name}_text`] ?? row[name];
+      const v = row[text!] ?? row[name];
       if (v !== null && v !== undefined) out[name] = String(v);
       continue;
     }
-    if (name.endsWith('_text') && pg[name.slice(0, -5)] === 'numeric') continue;
     const v = row[name];
     if (v === null || v === undefined) continue;
     if (type === 'bigint') out[name] = Number(v);
@@ -149,3 +147,17 @@ export function fromDb(table: AccountTable, row: Row): Row {
   }
   return out;
 }
+
+/**
+ * What fromDb reads of each table, worked out once (it runs for every row read back): every
+ * column of `pg` but a decimal's `_text` column, which is read with its decimal.
+ */
+const READ_COLUMNS = Object.fromEntries(
+  ACCOUNT_TABLE_NAMES.map((t) => {
+    const { pg } = LAYOUT[t];
+    const columns = Object.entries(pg)
+      .filter(([name]) => !(name.endsWith('_text') && pg[name.slice(0, -5)] === 'numeric'))
+      .map(([name, type]) => ({ name, type, text: type === 'numeric' ? `${name}_text` : null }));
+    return [t, columns];
+  }),
+) as unknown as Record<AccountTable, readonly { name: string; type: PgType; text: string | null }[]>;

@@ -176,6 +176,52 @@ export async function loadAccount(db: Knex, accountNumber: string): Promise<Acco
 }
 
 /**
+ * The accounts of one supplier with these external account numbers, each reassembled from the
+ * tables as loadAccount does (the account as stored, not the stored payload), in one query per
+ * table for all of them: the reconciliation's bulk digest reads up to 500 at once. Numbers with
+ * no account are absent from the map.
+ */
+export async function loadAccountsByExternal(
+  db: Knex,
+  importSupplier: string,
+  externalAccountNumbers: readonly string[],
+): Promise<Map<string, Account>> {
+  const out = new Map<string, Account>();
+  if (externalAccountNumbers.length === 0) return out;
+  const accounts = ((await db('accounts')
+    .where({ import_supplier: importSupplier })
+    .whereIn('external_account_number', [...externalAccountNumbers])) as Record<string, unknown>[]).map((a) => fromDb('accounts', a));
+  if (accounts.length === 0) return out;
+  const ids = accounts.map((a) => a.id as number);
+  const byAccount = new Map<number, LoadedRows>(ids.map((id) => [id, {}]));
+  // One after the other: `db` may be a transaction, which is one connection.
+  for (const table of OWNED_TABLES) {
+    // Ordered by id: ids were handed out in payload order, so this is each array's order.
+    const rows = (await db(table).whereIn('account_id', ids).orderBy('id')) as Record<string, unknown>[];
+    for (const row of rows) {
+      const loaded = byAccount.get(Number(row.account_id))!;
+      (loaded[table] ??= []).push(fromDb(table, row));
+    }
+  }
+  const refs = (await db('account_references')
+    .where({ import_supplier: importSupplier })
+    .whereIn('external_account_number', accounts.map((a) => a.external_account_number as string))
+    .orderBy('id')) as Record<string, unknown>[];
+  const refsByExternal = new Map<string, Record<string, unknown>[]>();
+  for (const r of refs) {
+    const key = r.external_account_number as string;
+    const list = refsByExternal.get(key);
+    if (list) list.push(fromDb('account_references', r));
+    else refsByExternal.set(key, [fromDb('account_references', r)]);
+  }
+  for (const a of accounts) {
+    const external = a.external_account_number as string;
+    out.set(external, accountFromRows(a, byAccount.get(a.id as number)!, refsByExternal.get(external) ?? []));
+  }
+  return out;
+}
+
+/**
  * Removes the account and everything it owns in one statement: each table by its account_id index
  * (bulk, rather than the per-row cascade from parent to child), then the accounts row. The
  * cascades that fire at the end of the statement find nothing left. References (migration 0002's

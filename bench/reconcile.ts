@@ -1,0 +1,171 @@
+/**
+ * Reconciliation benchmark (issue 25): `data-import reconcile` of a whole book against a database
+ * holding RECONCILE_SIZE imported accounts (default 250,000), loaded as `bench:scale` loads it
+ * (bench/scale.ts bulkLoad: 2,000 seed accounts through the store's insertAccount, every later one
+ * a copy made inside PostgreSQL). Target: at least 1,000 accounts per second over the API, with
+ * the client's memory bounded whatever the book's size (≤ 300 MiB RSS).
+ *
+ *   npm run bench:reconcile                          (250,000 accounts)
+ *   RECONCILE_SIZE=20000 npm run bench:reconcile     (a quick run)
+ *
+ * The book: the seed accounts read back once from the tables, then for each account n the copy
+ * bench:scale made of its seed (the per-copy values of PER_COPY_UNIQUE that the payload holds:
+ * customer and administrator e-mails, meter point identifiers, meter serials, reference values,
+ * and the external account number), written as NDJSON. Every account is expected to match: a
+ * figure of a run where one does not is not a reconciliation figure, and the run fails.
+ * The client runs as its own process (`bin/data-import reconcile`, the build), its peak RSS
+ * (VmHWM) read from /proc while it runs; the API's CPU is read from the stack.
+ * RECONCILE_CLIENT_NODE_OPTIONS: NODE_OPTIONS of the client (e.g. '--max-old-space-size=192'); a run
+ * replaces the earlier one of the same size and options.
+ * Results: bench/results/reconcile.json; `npm run bench:results` puts them into bench/RESULTS.md.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { createDb } from '../db/knex';
+import { loadAccountsByExternal } from '../db/stores/accountStore';
+import { bulkLoad, SEED_COUNT } from './scale';
+import { startBenchStack, writeResult } from './lib/stack';
+
+const SIZE = Number(process.env.RECONCILE_SIZE ?? 250_000);
+const CONCURRENCY = Number(process.env.RECONCILE_CONCURRENCY ?? 4);
+/** NODE_OPTIONS of the client process (e.g. a heap cap, as the service processes have: lib/nodeOptions.ts); default none. */
+const CLIENT_NODE_OPTIONS = process.env.RECONCILE_CLIENT_NODE_OPTIONS ?? '';
+const SUPPLIER = 'DEMO_ENERGY';
+const ROOT = path.join(__dirname, '..');
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const external = (n: number) => `BULK-${String(n).padStart(6, '0')}`;
+
+/** Copy c of a seed account as bench/scale.ts copyAccounts stores it (c = 0: the seed itself). */
+function copyOf(seed: Json, c: number, n: number): Json {
+  if (c === 0) return seed;
+  const a = structuredClone(seed);
+  const suffix = String(c).padStart(4, '0');
+  a.external_account_number = external(n);
+  for (const cu of a.customers ?? []) if (typeof cu.email === 'string') cu.email += suffix;
+  for (const sa of a.supply_addresses ?? []) {
+    for (const pa of sa.property_administrators ?? []) if (typeof pa.email === 'string') pa.email += suffix;
+    for (const mp of sa.meter_points ?? []) {
+      mp.identifier += suffix;
+      for (const m of mp.meters ?? []) m.meter_serial_number += suffix;
+    }
+  }
+  for (const r of a.references ?? []) r.value += suffix;
+  return a;
+}
+
+async function writeBook(db: ReturnType<typeof createDb>, file: string): Promise<number> {
+  const seeds: Json[] = [];
+  const seedCount = Math.min(SEED_COUNT, SIZE);
+  for (let from = 1; from <= seedCount; from += 500) {
+    const numbers = Array.from({ length: Math.min(500, seedCount - from + 1) }, (_, i) => external(from + i));
+    const loaded = await loadAccountsByExternal(db, SUPPLIER, numbers);
+    for (const n of numbers) seeds.push(loaded.get(n) as Json);
+  }
+  const out = fs.createWriteStream(file);
+  for (let n = 1; n <= SIZE; n++) {
+    const c = Math.floor((n - 1) / SEED_COUNT);
+    const i = (n - 1) % SEED_COUNT;
+    if (!out.write(`${JSON.stringify(copyOf(seeds[i]!, c, n))}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return fs.statSync(file).size;
+}
+
+function vm(pid: number, key: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const m = new RegExp(`${key}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function main() {
+  const stack = await startBenchStack({ env: { MAINTENANCE_INTERVAL_MINUTES: '0' } });
+  const db = createDb(stack.databaseUrl, 3);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'di-reconcile-'));
+  try {
+    process.stderr.write(`bulk-loading ${SIZE} accounts\n`);
+    const loadSeconds = await bulkLoad(db, `bench${process.pid}`, 0, SIZE);
+    await db.raw('ANALYZE');
+    const book = path.join(tmp, 'book.ndjson');
+    const t0 = performance.now();
+    const bookBytes = await writeBook(db, book);
+    process.stderr.write(`book written: ${(bookBytes / 1024 ** 2).toFixed(0)} MiB in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+
+    const cpu0 = stack.cpu();
+    const started = performance.now();
+    const child = spawn(path.join(ROOT, 'bin', 'data-import'), ['reconcile', '--input', book, '--api-url', stack.apiUrl, '--api-key', stack.apiKey, '--concurrency', String(CONCURRENCY), '--progress', 'plain'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: CLIENT_NODE_OPTIONS ? { ...process.env, NODE_OPTIONS: CLIENT_NODE_OPTIONS } : process.env,
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    // bin/data-import may exec node; the deepest descendant is the CLI itself: sample the whole tree.
+    let peak = 0;
+    const sample = setInterval(() => {
+      for (const pid of descendants(child.pid!)) peak = Math.max(peak, vm(pid, 'VmHWM'));
+    }, 250);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearInterval(sample);
+    const seconds = (performance.now() - started) / 1000;
+    const cpu1 = stack.cpu();
+    process.stdout.write(stdout);
+    const report = JSON.parse(fs.readFileSync(`${book}.reconcile.json`, 'utf8')) as { summary: { classes: Record<string, number>; accountsPerSecond: number; durationMs: number } };
+    const { classes } = report.summary;
+    const row = {
+      accounts: SIZE,
+      bulkLoadSeconds: Math.round(loadSeconds),
+      bookMiB: Math.round(bookBytes / 1024 ** 2),
+      concurrency: CONCURRENCY,
+      exitCode: code,
+      classes,
+      seconds: Number(seconds.toFixed(1)),
+      accountsPerSecond: Math.round(SIZE / seconds),
+      clientPeakRssMiB: peak,
+      clientNodeOptions: CLIENT_NODE_OPTIONS || null,
+      apiCpuMsPerAccount: Number((((cpu1.api! - cpu0.api!) * 1000) / SIZE).toFixed(2)),
+      target: { accountsPerSecond: 1000, clientPeakRssMiB: 300 },
+    };
+    console.log(JSON.stringify(row));
+    if (code !== 0 || classes.matched !== SIZE) throw new Error(`not every account matched (exit ${code}): ${JSON.stringify(classes)}`);
+    // One run per size: a run replaces the earlier one of its size.
+    const file = path.join(ROOT, 'bench', 'results', 'reconcile.json');
+    const earlier = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { runs?: Json[]; accounts?: number }) : null;
+    const runs = (earlier?.runs ?? (earlier?.accounts ? [earlier as Json] : [])).filter((r) => r.accounts !== SIZE || (r.clientNodeOptions ?? null) !== row.clientNodeOptions);
+    writeResult('reconcile', {
+      runs: [...runs, row].sort((a, b) => a.accounts - b.accounts),
+      note: 'measured on a shared 2-core machine with other work running (PostgreSQL, the API and the client on the same 2 cores)',
+    });
+    console.log(`written ${path.join('bench', 'results', 'reconcile.json')}`);
+  } finally {
+    await db.destroy();
+    await stack.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** pid and every descendant of it (from /proc). */
+function descendants(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    try {
+      const children = fs.readFileSync(`/proc/${out[i]}/task/${out[i]}/children`, 'utf8').trim();
+      if (children) out.push(...children.split(/\s+/).map(Number));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

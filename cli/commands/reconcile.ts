@@ -1,0 +1,110 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { CliError } from '../errors';
+import { print, printErr } from '../context';
+import { integerIn, withExamples } from '../format';
+import { AuthError } from '../migrate';
+import { DEFAULT_API_URL, DEFAULT_CONCURRENCY, DEFAULT_MAX_PATHS, formatSummary, MAX_BATCH, ReconcileError, runReconcile } from '../reconcile/run';
+import { ReconcileStateError } from '../reconcile/state';
+
+/**
+ * `data-import reconcile`: proves over the API that the book arrived intact (cli/reconcile/run.ts
+ * does the work; docs/bulk-migration.md, "Sign-off"). Exit codes: 0 every account of the book
+ * matched, no extra account, totals equal; 2 anything else (see the report); 130 interrupted (run
+ * the same command again to resume); 1 the run could not proceed (bad options, input missing,
+ * credentials refused, an unexpected answer, the API unavailable past --outage-timeout: the
+ * batches done are kept, run the same command again to resume).
+ */
+
+interface ReconcileCommandOptions {
+  input: string;
+  apiUrl: string;
+  apiKey?: string;
+  concurrency: number;
+  batchSize: number;
+  state?: string;
+  report?: string;
+  restart?: boolean;
+  maxPaths: number;
+  outageTimeout: number;
+  progress: 'auto' | 'plain' | 'none';
+}
+
+function url(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    return value;
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL.');
+  }
+}
+
+function minutesOrZero(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of minutes (0: no bound).');
+  return n;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('reconcile')
+    .description(
+      'Check a migrated book against the platform over the HTTP API: every account of the book (NDJSON or a folder of JSON files) is matched, mismatched (with the paths that differ, personal values masked), missing, not final or failed (with its error code); accounts imported for the supplier but not in the book are extra; totals of the book beside the platform\'s. Writes <prefix>.json and <prefix>.csv; resumable.',
+    )
+    .requiredOption('--input <path>', 'the book: NDJSON file (one account per line) or folder of *.json files, as given to migrate')
+    .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
+    .addOption(new Option('--api-key <key>', 'organisation API key (the API authenticates every data-import call)').env('DATA_IMPORT_API_KEY'))
+    .option('--concurrency <n>', 'bulk digest requests in flight at once', integerIn(1, 64), DEFAULT_CONCURRENCY)
+    .option('--batch-size <n>', `accounts of one supplier per bulk digest request (at most ${MAX_BATCH})`, integerIn(1, MAX_BATCH), MAX_BATCH)
+    .option('--state <file>', 'resumable state: the batches done so far (default: <input>.reconcile-state.ndjson; removed when a run finishes)')
+    .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.reconcile)')
+    .option('--restart', 'ignore the state of an earlier, unfinished run and start again')
+    .option('--max-paths <n>', 'differing paths reported per mismatched account', integerIn(1, 10_000), DEFAULT_MAX_PATHS)
+    .option('--outage-timeout <minutes>', 'longest API outage waited out (probing with backoff) before stopping with the state saved (0: wait for ever)', minutesOrZero, 30)
+    .addOption(new Option('--progress <kind>', 'progress on stderr: auto (a bar on a terminal, else a line every 5 s), plain, none').choices(['auto', 'plain', 'none']).default('auto'))
+    .action(async (o: ReconcileCommandOptions) => {
+      const controller = new AbortController();
+      let interrupts = 0;
+      const onSigint = () => {
+        interrupts++;
+        if (interrupts > 1) process.exit(130);
+        printErr('\nstopping: no new batches are sent; the batches done are kept (Ctrl-C again to quit at once)');
+        controller.abort();
+      };
+      process.on('SIGINT', onSigint);
+      let summary;
+      try {
+        summary = await runReconcile({
+          input: o.input,
+          apiUrl: o.apiUrl,
+          apiKey: o.apiKey,
+          concurrency: o.concurrency,
+          batchSize: o.batchSize,
+          statePath: o.state,
+          reportPrefix: o.report,
+          restart: o.restart,
+          maxPaths: o.maxPaths,
+          outageTimeoutMs: Math.round(o.outageTimeout * 60_000),
+          progress: o.progress,
+          signal: controller.signal,
+        });
+      } catch (err) {
+        if (err instanceof ReconcileError || err instanceof AuthError || err instanceof ReconcileStateError) throw new CliError(`${err.message} [${err.code}]`);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`input not found: ${o.input}`);
+        throw err;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      print(formatSummary(summary));
+      if (summary.interrupted) throw new CliError('interrupted', 130);
+      if (!summary.allMatched) throw new CliError(`not every account matched: see ${summary.reportCsv}`, 2);
+    });
+  cmd.addHelpText(
+    'after',
+    '\nExit codes: 0 every account matched, nothing extra, totals equal; 2 anything else (see the report); 130 interrupted (run the same command again to resume); 1 the run could not proceed.\nClasses and the canonical form: docs/bulk-migration.md, "Sign-off".',
+  );
+  withExamples(cmd, [
+    'DATA_IMPORT_API_KEY=... data-import reconcile --input book.ndjson --api-url https://import.example.net',
+    'data-import reconcile --input accounts/ --report night-1.reconcile --concurrency 8',
+  ]);
+}

@@ -1,0 +1,414 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { accountDigest } from '../../account/canonical';
+import { ApiClient, errorCode, errorDetail, type ApiResponse } from '../migrate/api';
+import { AbortedError } from '../migrate/backoff';
+import { ApiUnavailableError } from '../migrate/availability';
+import { countInput, isFolder, readInput } from '../migrate/input';
+import { startProgress } from '../migrate/progress';
+import { CLASSES, classify, diffAccounts, type AccountClass, type DigestRecord } from './compare';
+import { formatSummary, writeReport, type ReconcileSummary } from './report';
+import { readBatches, ReconcileState, type AccountResult, type BatchLine, type StateHeader } from './state';
+import { accountTotals, addTotals, emptyTotals, totalsEqual, type Totals } from './totals';
+
+export { formatSummary, type ReconcileSummary };
+
+export const DEFAULT_API_URL = 'http://127.0.0.1:8000';
+/** Accounts per bulk digest request: the operation's maximum. */
+export const MAX_BATCH = 500;
+/** Bulk digest requests in flight at once. */
+export const DEFAULT_CONCURRENCY = 4;
+/** Differing paths reported per mismatched account. */
+export const DEFAULT_MAX_PATHS = 50;
+const ZERO = emptyTotals();
+/** Accounts not matched named on the terminal. */
+const MAX_FINDINGS = 5;
+/** Page size of the listing of imported accounts. */
+const LISTING_PAGE = 10_000;
+/** Single-account reads (mismatched and extra accounts) in flight at once. */
+const ACCOUNT_READS = 8;
+
+export interface ReconcileOptions {
+  /** NDJSON file (one account per line) or a folder of `*.json` files: the book, as migrate reads it. */
+  input: string;
+  apiUrl?: string;
+  apiKey?: string;
+  /** Bulk digest requests in flight at once; default 4. */
+  concurrency?: number;
+  /** Accounts per bulk digest request, 1–500; default 500. */
+  batchSize?: number;
+  /** Default `<input>.reconcile-state.ndjson`. */
+  statePath?: string;
+  /** Default `<input>.reconcile` (→ .json and .csv). */
+  reportPrefix?: string;
+  /** Ignore (and replace) the state of an earlier run. */
+  restart?: boolean;
+  maxPaths?: number;
+  maxRetries?: number;
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** Longest API outage waited out; default 30 minutes; 0: wait for ever. */
+  outageTimeoutMs?: number;
+  signal?: AbortSignal;
+  progress?: 'auto' | 'plain' | 'none';
+  log?: (line: string) => void;
+}
+
+export class ReconcileError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One book account of a batch: its digest and totals worked out as it is read, and its JSON text
+ * (parsed again only when it is mismatched): a batch in flight holds 500 strings, not 500 object
+ * trees several times their size.
+ */
+interface BookItem {
+  external: string;
+  where: string;
+  digest: string;
+  totals: Totals;
+  text: string;
+}
+
+interface Batch {
+  no: number;
+  supplier: string;
+  items: BookItem[];
+}
+
+/** The bulk operation's limits (api/routes/imports.ts StatusesRequestSchema): longer keys cannot exist. */
+const sendable = (supplier: string, external: string) => supplier.length <= 64 && external.length <= 128 && !external.includes('\u0000');
+
+const pathOf = (supplier: string, external: string) => `/v2/data-import/accounts/${encodeURIComponent(supplier)}/${encodeURIComponent(external)}/account/`;
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function unexpected(what: string, res: ApiResponse): ReconcileError {
+  const code = errorCode(res.body) ?? `http_${res.status}`;
+  return new ReconcileError(`${what} answered ${res.status} ${code}: ${errorDetail(res.body)}`.trim(), code);
+}
+
+/**
+ * `data-import reconcile`: reads the book, asks the bulk digest operation about its accounts in
+ * batches of up to 500 of one supplier, classes every account (cli/reconcile/compare.ts), reads
+ * each mismatched one with the single-account operation for its differing paths, lists the
+ * supplier's imported accounts for the extra ones, and writes the report. Resumable: see state.ts.
+ */
+export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSummary> {
+  const started = Date.now();
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const batchSize = opts.batchSize ?? MAX_BATCH;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) throw new ReconcileError(`the batch size is 1 to ${MAX_BATCH}`, 'bad_option');
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const maxPaths = opts.maxPaths ?? DEFAULT_MAX_PATHS;
+  const input = path.resolve(opts.input);
+  const statePath = opts.statePath ?? `${opts.input}.reconcile-state.ndjson`;
+  const reportPrefix = opts.reportPrefix ?? `${opts.input}.reconcile`;
+  const apiUrl = opts.apiUrl ?? DEFAULT_API_URL;
+
+  const size = (await isFolder(input)) ? await countInput(input) : fs.statSync(input).size;
+  const header: StateHeader = { kind: 'header', version: 1, input, size, batch_size: batchSize };
+  const state = await ReconcileState.open(statePath, header, opts.restart === true);
+
+  const classes: Record<AccountClass | 'extra', number> = { matched: 0, missing: 0, not_final: 0, failed: 0, mismatched: 0, extra: 0 };
+  const failedCodes: Record<string, number> = {};
+  let source = emptyTotals();
+  let platform = emptyTotals();
+  const count = (r: AccountResult) => {
+    if (r.class === 'book_error') return;
+    classes[r.class]++;
+    if (r.class === 'failed' && r.error_code) failedCodes[r.error_code] = (failedCodes[r.error_code] ?? 0) + 1;
+  };
+  /** The first accounts that are not matched, for the terminal (the report has them all). */
+  const findings: ReconcileSummary['findings'] = [];
+  const note = (r: AccountResult) => {
+    if (r.class === 'matched' || findings.length >= MAX_FINDINGS) return;
+    const detail = r.class === 'mismatched' ? (r.paths ?? []).map((p) => p.path).slice(0, 3).join(', ') + ((r.paths_count ?? 0) > 3 ? ', …' : '') : (r.error_code ?? r.status ?? '');
+    findings.push({ import_supplier: r.import_supplier, external_account_number: r.external_account_number, class: r.class, detail });
+  };
+  const take = (line: BatchLine) => {
+    for (const r of line.results) {
+      count(r);
+      note(r);
+    }
+    source = addTotals(source, line.source);
+    platform = addTotals(platform, line.platform);
+  };
+
+  // What an earlier run finished: counted now, not asked again.
+  const done = new Set<number>();
+  for await (const line of readBatches(statePath)) {
+    done.add(line.batch);
+    take(line);
+  }
+  const resumed = done.size;
+  const resumedAccounts = CLASSES.reduce((n, c) => n + classes[c], 0);
+
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  let apiUnavailable: ApiUnavailableError | null = null;
+  const api = new ApiClient({
+    apiUrl,
+    apiKey: opts.apiKey,
+    connections: concurrency * 2 + ACCOUNT_READS,
+    maxRetries: opts.maxRetries ?? 6,
+    backoffBaseMs: opts.backoffBaseMs ?? 250,
+    backoffCapMs: opts.backoffCapMs ?? 20_000,
+    signal: stop.signal,
+    outage: {
+      timeoutMs: (opts.outageTimeoutMs ?? 30 * 60_000) > 0 ? (opts.outageTimeoutMs ?? 30 * 60_000) : null,
+      log,
+      onGiveUp: (err) => {
+        apiUnavailable = err;
+        stop.abort();
+      },
+    },
+  });
+  const requests = { digests: 0, accounts: 0, listing: 0 };
+  const bookErrors: AccountResult[] = [];
+  /** Every account key of the book (supplier NUL external): duplicates, and extra accounts. */
+  const bookKeys = new Set<string>();
+  const suppliers = new Set<string>();
+  let batchesDone = 0;
+  let inFlight = 0;
+  let failure: unknown = null;
+
+  let total: number | null = null;
+  void countInput(input).then(
+    (n) => (total = n),
+    () => undefined,
+  );
+  const progress = startProgress(
+    opts.progress ?? 'auto',
+    {
+      total: () => total,
+      done: () => CLASSES.reduce((n, c) => n + classes[c], 0) + bookErrors.length,
+      counts: () => ({ ...classes }),
+      following: () => inFlight,
+      outage: () => api.outage(),
+    },
+    log,
+  );
+
+  const readAccount = async (supplier: string, external: string): Promise<Record<string, unknown> | null> => {
+    requests.accounts++;
+    const res = await api.call('GET', pathOf(supplier, external));
+    if (res.status === 404) return null;
+    if (res.status !== 200) throw unexpected(`GET ${pathOf(supplier, external)}`, res);
+    return res.body as Record<string, unknown>;
+  };
+
+  const runBatch = async (batch: Batch): Promise<void> => {
+    const items = batch.items.filter((i) => sendable(batch.supplier, i.external));
+    let answer: { results: (DigestRecord & { external_account_number: string })[]; not_found: string[] } = { results: [], not_found: [] };
+    if (items.length > 0) {
+      requests.digests++;
+      const res = await api.call('POST', '/v2/data-import/accounts/digests/', { import_supplier: batch.supplier, external_account_numbers: items.map((i) => i.external) });
+      if (res.status !== 200) throw unexpected('POST /v2/data-import/accounts/digests/', res);
+      answer = res.body as typeof answer;
+    }
+    const byNumber = new Map(answer.results.map((r) => [r.external_account_number, r]));
+    let batchSource = emptyTotals();
+    let batchPlatform = emptyTotals();
+    const results: AccountResult[] = [];
+    const mismatched: { item: BookItem; result: AccountResult }[] = [];
+    for (const item of batch.items) {
+      const record = byNumber.get(item.external);
+      const c = classify(record, item.digest);
+      batchSource = addTotals(batchSource, item.totals);
+      if (c.class === 'matched') batchPlatform = addTotals(batchPlatform, item.totals);
+      const result: AccountResult = {
+        import_supplier: batch.supplier,
+        external_account_number: item.external,
+        where: item.where,
+        class: c.class,
+        status: c.status,
+        kraken_identifier: record?.kraken_identifier ?? null,
+        error_code: c.errorCode,
+      };
+      results.push(result);
+      if (c.class === 'mismatched') mismatched.push({ item, result });
+    }
+    await eachLimited(mismatched, ACCOUNT_READS, async ({ item, result }) => {
+      const stored = await readAccount(batch.supplier, item.external);
+      if (stored === null) {
+        // Gone between the two requests: no account any more.
+        Object.assign(result, { class: 'failed', error_code: 'account_not_found' });
+        return;
+      }
+      batchPlatform = addTotals(batchPlatform, accountTotals(stored));
+      const diff = diffAccounts(JSON.parse(item.text) as unknown, stored, maxPaths);
+      result.paths = diff.paths;
+      result.paths_count = diff.count;
+    });
+    const line: BatchLine = { kind: 'batch', batch: batch.no, results, source: batchSource, platform: batchPlatform };
+    state.append(line);
+    take(line);
+    batchesDone++;
+  };
+
+  // Batches in flight; a new one waits for room. The first failure stops the run.
+  const running = new Set<Promise<void>>();
+  const schedule = async (batch: Batch) => {
+    if (done.has(batch.no)) return;
+    while (running.size >= concurrency) await Promise.race(running);
+    if (failure !== null || stop.signal.aborted) return;
+    inFlight++;
+    const p: Promise<void> = runBatch(batch)
+      .catch((err: unknown) => {
+        if (!(err instanceof AbortedError)) failure ??= err;
+        stop.abort();
+      })
+      .finally(() => {
+        inFlight--;
+        running.delete(p);
+      });
+    running.add(p);
+  };
+
+  // A batch's number is given when its first account is read: the same book gives the same batches.
+  const buffers = new Map<string, Batch>();
+  let nextBatch = 0;
+  try {
+    for await (const rec of readInput(input)) {
+      if (stop.signal.aborted) break;
+      if (rec.kind === 'parse_error') {
+        // As migrate's report: the external account number column names the line (or file).
+        bookErrors.push({ import_supplier: '', external_account_number: rec.where, where: rec.where, class: 'book_error', status: null, kraken_identifier: null, error_code: 'parse_error' });
+        continue;
+      }
+      const key = `${rec.supplier}\u0000${rec.external}`;
+      if (bookKeys.has(key)) {
+        bookErrors.push({ import_supplier: rec.supplier, external_account_number: rec.external, where: rec.where, class: 'book_error', status: null, kraken_identifier: null, error_code: 'duplicate_in_book' });
+        continue;
+      }
+      bookKeys.add(key);
+      suppliers.add(rec.supplier);
+      let buffer = buffers.get(rec.supplier);
+      if (!buffer) buffers.set(rec.supplier, (buffer = { no: nextBatch++, supplier: rec.supplier, items: [] }));
+      // Batches an earlier run finished need nothing of the account (their results are in the state).
+      const skip = done.has(buffer.no);
+      buffer.items.push({
+        external: rec.external,
+        where: rec.where,
+        digest: skip ? '' : accountDigest(rec.account),
+        totals: skip ? ZERO : accountTotals(rec.account),
+        text: skip ? '' : JSON.stringify(rec.account),
+      });
+      if (buffer.items.length >= batchSize) {
+        buffers.delete(rec.supplier);
+        await schedule(buffer);
+      }
+    }
+    for (const batch of [...buffers.values()].sort((a, b) => a.no - b.no)) {
+      if (stop.signal.aborted) break;
+      await schedule(batch);
+    }
+    buffers.clear();
+    await Promise.all(running);
+
+    // Extra accounts: imported for a supplier of the book, not in it.
+    const extras: AccountResult[] = [];
+    const listingUnavailable: string[] = [];
+    if (apiUnavailable !== null) throw apiUnavailable;
+    if (!stop.signal.aborted) {
+      try {
+        for (const supplier of [...suppliers].sort()) {
+          let next: string | null = `/v1/data-import/imported-account-import-processes/${encodeURIComponent(supplier)}/?limit=${LISTING_PAGE}`;
+          while (next !== null) {
+            requests.listing++;
+            const res = await api.call('GET', next);
+            if (res.status === 404) {
+              listingUnavailable.push(supplier);
+              break;
+            }
+            if (res.status !== 200) throw unexpected(`GET ${next}`, res);
+            for (const item of res.body as { external_account_number: string; kraken_account_number: string | null }[]) {
+              if (bookKeys.has(`${supplier}\u0000${item.external_account_number}`)) continue;
+              extras.push({ import_supplier: supplier, external_account_number: item.external_account_number, where: null, class: 'extra', status: 'PROCESSED', kraken_identifier: item.kraken_account_number ?? null, error_code: null });
+            }
+            next = nextLink(res.headers.link);
+          }
+        }
+        await eachLimited(extras, ACCOUNT_READS, async (extra) => {
+          const stored = await readAccount(extra.import_supplier, extra.external_account_number);
+          if (stored) platform = addTotals(platform, accountTotals(stored));
+        });
+        for (const e of extras) {
+        count(e);
+        note(e);
+      }
+      } catch (err) {
+        // Interrupted while listing: the batches are saved; the extra accounts are looked for again.
+        if (!(err instanceof AbortedError) || apiUnavailable !== null) throw err;
+        extras.length = 0;
+      }
+    }
+    if (failure !== null) throw failure;
+
+    const interrupted = stop.signal.aborted;
+    const bookAccounts = CLASSES.reduce((n, c) => n + classes[c], 0);
+    const durationMs = Date.now() - started;
+    const summary: ReconcileSummary = {
+      input: opts.input,
+      apiUrl,
+      classes,
+      bookErrors: bookErrors.length,
+      failedCodes,
+      findings: [...findings, ...bookErrors.slice(0, Math.max(0, MAX_FINDINGS - findings.length)).map((b) => ({ import_supplier: b.import_supplier, external_account_number: b.external_account_number, class: b.class, detail: b.error_code ?? '' }))],
+      totals: { source, platform },
+      allMatched: !interrupted && bookAccounts === classes.matched && classes.extra === 0 && bookErrors.length === 0 && listingUnavailable.length === 0 && totalsEqual(source, platform),
+      durationMs,
+      accountsPerSecond: durationMs > 0 ? Math.round(((bookAccounts - resumedAccounts) / durationMs) * 10_000) / 10 : 0,
+      batches: { done: batchesDone, resumed },
+      requests,
+      interrupted,
+      listingUnavailable,
+      statePath: interrupted ? statePath : null,
+      reportJson: `${reportPrefix}.json`,
+      reportCsv: `${reportPrefix}.csv`,
+    };
+    state.close();
+    await writeReport(summary, async function* () {
+      for await (const line of readBatches(statePath)) yield* line.results;
+      yield* bookErrors;
+      yield* extras;
+    });
+    if (!interrupted) state.remove();
+    return summary;
+  } catch (err) {
+    try {
+      state.close();
+    } catch {
+      /* closed already */
+    }
+    if (apiUnavailable !== null) throw new ReconcileError(`${(apiUnavailable as Error).message}: run the same command again to resume`, 'api_unavailable');
+    throw err;
+  } finally {
+    progress.stop();
+    opts.signal?.removeEventListener('abort', onAbort);
+    await api.close();
+  }
+}
+
+/** The `rel="next"` target of a Link header, or null. */
+export function nextLink(link: string | string[] | undefined): string | null {
+  const v = Array.isArray(link) ? link.join(', ') : link;
+  if (!v) return null;
+  const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(v);
+  return m ? m[1]! : null;
+}
