@@ -10,10 +10,25 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
 
 export type Db = Knex;
 
+/**
+ * What the server does with a session of ours whose client falls silent (a host that loses power
+ * or its link closes no socket): PostgreSQL keeps such a session — and its row locks, an open
+ * transaction's — for `tcp_keepalives_idle`, two hours by default, and every other worker that
+ * retries the same import waits on those locks as long. Each session therefore asks the server for
+ * keepalives of its own (user-settable, per session, sent in the startup packet): the first probe
+ * after 10 s of silence, then every 5 s, the session ended after 3 unanswered (~25 s); and
+ * `tcp_user_timeout` ends it when data the server sent stays unacknowledged for 25 s. A client
+ * that is alive answers the probes from its kernel, however long its own work between two
+ * statements takes. An `options` parameter in DATABASE_URL replaces these (`?options=` alone:
+ * none, e.g. through a PgBouncer that refuses the startup parameter). docs/scaling.md, "Failover times".
+ */
+export const SESSION_PEER_OPTIONS = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=25000';
+
 export function createDb(url: string, poolMax = 10): Db {
   return knexFactory({
     client: 'pg',
-    connection: url,
+    // node-postgres lets the URL's own parameters (options among them) win over these.
+    connection: { connectionString: url, options: SESSION_PEER_OPTIONS },
     pool: { min: 0, max: poolMax },
     migrations: { migrationSource: new DirectoryMigrationSource(), tableName: 'knex_migrations' },
   });

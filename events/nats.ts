@@ -21,6 +21,12 @@ export function isJetStreamApiError(err: unknown, code: number): err is JetStrea
   return err instanceof JetStreamApiError && err.code === code;
 }
 
+/** Client ping interval: a silent server is noticed within (NATS_MAX_PINGS_OUT + 1) × this, 15 s. */
+export const NATS_PING_INTERVAL_MS = 5_000;
+export const NATS_MAX_PINGS_OUT = 2;
+/** How long one connection attempt (first connect or reconnect) waits for a server. */
+export const NATS_CONNECT_TIMEOUT_MS = 5_000;
+
 export async function connectNats(url: string, name: string, log?: Logger): Promise<NatsConnection> {
   const nc = await connect({
     servers: url.split(',').map((s) => s.trim()),
@@ -28,6 +34,14 @@ export async function connectNats(url: string, name: string, log?: Logger): Prom
     // Keep trying for ever: the outbox holds events while NATS is away.
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1000,
+    // A server that falls silent (its host lost power or its link: no reset) is noticed by the
+    // client's pings alone: one every NATS_PING_INTERVAL_MS, the connection dropped as stale once
+    // NATS_MAX_PINGS_OUT are unanswered, then the next seed is tried. nats.js's defaults (2 min,
+    // 2) took up to six minutes, and every event waited that long (docs/scaling.md, "Failover
+    // times"). A connection attempt to a silent seed gives up after NATS_CONNECT_TIMEOUT_MS.
+    pingInterval: NATS_PING_INTERVAL_MS,
+    maxPingOut: NATS_MAX_PINGS_OUT,
+    timeout: NATS_CONNECT_TIMEOUT_MS,
     waitOnFirstConnect: false,
     // Every request (each JetStream publish is one) would otherwise build two Error objects up
     // front, stack traces and all, in case it fails: ~2 % of the worker's CPU at ~9 events per
