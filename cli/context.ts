@@ -129,3 +129,21 @@ export async function withTemporal<T>(fn: (client: Client, config: Config) => Pr
     await conn.connection.close();
   }
 }
+
+/**
+ * Ctrl-C for a long command that keeps its state (migrate, reconcile): the first asks it to stop
+ * at the next safe point (`signal`) with `message` on stderr, the second quits at once (exit 130).
+ * `dispose()` takes the handler off again.
+ */
+export function stopOnInterrupt(message: string): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    printErr(`\n${message} (Ctrl-C again to quit at once)`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
+}

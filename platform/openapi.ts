@@ -4,8 +4,15 @@ import { HistoricalStatementsRequestSchema, NotesRequestSchema, TopUpNoteSchema,
 
 /** Plain JSON of a TypeBox schema (without its symbol keys). */
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
-const withStatus = (item: unknown, statuses: string[], extra: Record<string, unknown> = {}) => ({
-  allOf: [item, { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: statuses }, ...extra } }],
+/**
+ * A result item: the request item's schema with its status (and extra fields) added to it. Merged
+ * rather than allOf, because the request item forbids additional properties and allOf would then
+ * forbid the status too.
+ */
+const withStatus = (item: Record<string, unknown>, statuses: string[], extra: Record<string, unknown> = {}) => ({
+  ...item,
+  required: [...((item.required as string[] | undefined) ?? []), 'status'],
+  properties: { ...(item.properties as Record<string, unknown>), status: { type: 'string', enum: statuses }, ...extra },
 });
 
 /** What api/openapi.ts lends the platform's operations, so both parts of the document agree. */

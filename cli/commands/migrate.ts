@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from '../errors';
-import { print, printErr } from '../context';
+import { print, printErr, stopOnInterrupt } from '../context';
 import { integerIn, withExamples } from '../format';
 import {
   allSucceeded,
@@ -94,15 +94,7 @@ export function register(program: Command): void {
     .addOption(new Option('--progress <kind>', 'progress on stderr: auto (a bar on a terminal, else a line every 5 s), plain, none').choices(['auto', 'plain', 'none']).default('auto'))
     .action(async (o: MigrateOptions) => {
       const mode: MigrationMode = o.validateOnly ? 'validate-only' : o.validateFirst ? 'validate-first' : 'create';
-      const controller = new AbortController();
-      let interrupts = 0;
-      const onSigint = () => {
-        interrupts++;
-        if (interrupts > 1) process.exit(130);
-        printErr('\nstopping: no new accounts are sent; saving the state (Ctrl-C again to quit at once)');
-        controller.abort();
-      };
-      process.on('SIGINT', onSigint);
+      const interrupt = stopOnInterrupt('stopping: no new accounts are sent; saving the state');
       let summary;
       try {
         summary = await runMigration({
@@ -121,14 +113,14 @@ export function register(program: Command): void {
           retryFailed: o.retryFailed,
           maxRetries: o.maxRetries,
           progress: o.progress,
-          signal: controller.signal,
+          signal: interrupt.signal,
         });
       } catch (err) {
         if (err instanceof MigrationError || err instanceof AuthError) throw new CliError(`${err.message} [${err.code}]`);
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`input not found: ${o.input}`);
         throw err;
       } finally {
-        process.off('SIGINT', onSigint);
+        interrupt.dispose();
       }
       print(formatSummary(summary));
       if (summary.interrupted) {

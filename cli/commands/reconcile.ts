@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from '../errors';
-import { print, printErr } from '../context';
+import { print, printErr, stopOnInterrupt } from '../context';
 import { integerIn, withExamples } from '../format';
 import { AuthError } from '../migrate';
 import { DEFAULT_API_URL, DEFAULT_CONCURRENCY, DEFAULT_MAX_PATHS, formatSummary, MAX_BATCH, ReconcileError, runReconcile } from '../reconcile/run';
@@ -63,15 +63,7 @@ export function register(program: Command): void {
     .option('--outage-timeout <minutes>', 'longest API outage waited out (probing with backoff) before stopping with the state saved (0: wait for ever)', minutesOrZero, 30)
     .addOption(new Option('--progress <kind>', 'progress on stderr: auto (a bar on a terminal, else a line every 5 s), plain, none').choices(['auto', 'plain', 'none']).default('auto'))
     .action(async (o: ReconcileCommandOptions) => {
-      const controller = new AbortController();
-      let interrupts = 0;
-      const onSigint = () => {
-        interrupts++;
-        if (interrupts > 1) process.exit(130);
-        printErr('\nstopping: no new batches are sent; the batches done are kept (Ctrl-C again to quit at once)');
-        controller.abort();
-      };
-      process.on('SIGINT', onSigint);
+      const interrupt = stopOnInterrupt('stopping: no new batches are sent; the batches done are kept');
       let summary;
       try {
         summary = await runReconcile({
@@ -86,14 +78,14 @@ export function register(program: Command): void {
           maxPaths: o.maxPaths,
           outageTimeoutMs: Math.round(o.outageTimeout * 60_000),
           progress: o.progress,
-          signal: controller.signal,
+          signal: interrupt.signal,
         });
       } catch (err) {
         if (err instanceof ReconcileError || err instanceof AuthError || err instanceof ReconcileStateError) throw new CliError(`${err.message} [${err.code}]`);
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`input not found: ${o.input}`);
         throw err;
       } finally {
-        process.off('SIGINT', onSigint);
+        interrupt.dispose();
       }
       print(formatSummary(summary));
       if (summary.interrupted) throw new CliError('interrupted', 130);

@@ -1,12 +1,9 @@
-import Ajv2020 from 'ajv/dist/2020';
-import { buildOpenApiDocument } from '../../api/openapi';
 import { ERROR_CODES } from '../../http/errors';
-import { isIsoDate, isIsoDateTime } from '../../account/dates';
-import { DECIMAL_RE } from '../../account/ajv';
 import { exampleAccount } from '../support/fixtures';
+import { documentAjv, openApiDocument } from '../support/openapiDocument';
 
 type Json = Record<string, unknown>;
-const doc = buildOpenApiDocument() as Json & { paths: Record<string, Record<string, Json>>; components: Json & { schemas: Record<string, Json> } };
+const doc = openApiDocument();
 
 /** Resolves a local JSON pointer (`#/components/schemas/Account`). */
 function resolve(pointer: string): unknown {
@@ -113,15 +110,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('compiles every component schema with ajv (JSON Schema 2020-12) and accepts the example account', () => {
-    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
-    ajv.addFormat('date', { type: 'string', validate: isIsoDate });
-    ajv.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
-    ajv.addFormat('decimal', { type: 'string', validate: (v: string) => DECIMAL_RE.test(v) });
-    ajv.addFormat('uuid', true);
-    // The document's own top-level fields are not JSON Schema: declared so strict mode lets the
-    // document be added whole, and every `#/components/...` reference resolves as written.
-    ajv.addVocabulary(['openapi', 'info', 'jsonSchemaDialect', 'servers', 'tags', 'paths', 'components']);
-    ajv.addSchema(doc, 'openapi.json');
+    const ajv = documentAjv(doc);
     for (const name of Object.keys(doc.components.schemas)) {
       expect(() => ajv.getSchema(`openapi.json#/components/schemas/${name}`)).not.toThrow();
     }

@@ -3,6 +3,7 @@ import { startStack, Stack } from '../support/stack';
 import { importThroughApi } from '../support/imports';
 import { createSupplier, updateSupplier } from '../../suppliers/store';
 import { uuidFromKey } from '../../lib/ids';
+import { documentAjv, responseValidator } from '../support/openapiDocument';
 
 // Real servers and a workflow bundle: far beyond jest's default 5 s.
 jest.setTimeout(120_000);
@@ -18,8 +19,16 @@ describe('post-import top-ups on the real servers', () => {
   }
 
 
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    s.request().post(`/v1/data-import/${path}`).set(headers).send(body as object);
+  const ajv = documentAjv();
+  /** Each 201 is checked against the OpenAPI document's schema of it, as a generated client would. */
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await s.request().post(`/v1/data-import/${path}`).set(headers).send(body as object);
+    if (res.status === 201) {
+      const valid = responseValidator(ajv, 'post', `/v1/data-import/${path.split('?')[0]}`, 201);
+      expect({ path, body: res.body, valid: valid(res.body), errors: valid.errors ?? null }).toEqual({ path, body: res.body, valid: true, errors: null });
+    }
+    return res;
+  };
 
   const accountId = async (external: string) => (await s.t.db('accounts').where({ external_account_number: external }).first('id')).id as string;
   const ledgerBalance = async (external: string) =>

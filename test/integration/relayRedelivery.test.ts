@@ -4,10 +4,11 @@ import { createTestDatabase, TestDatabase } from '../support/db';
 import { TEST_NATS_URL } from '../support/env';
 import { eventually, silentLog } from '../support/stack';
 import { readStream } from '../support/stream';
+import { writeCompleteEvents } from '../support/outboxEvents';
 import { recordingConnection } from '../support/recordingNats';
 import { connectNats, ensureStream, NatsConnection } from '../../events/nats';
 import { OutboxRelay, RelayOptions } from '../../events/relay';
-import { enqueueEvents, EventSchemaError, NewEvent } from '../../events/outbox';
+import { enqueueEvents, EventSchemaError } from '../../events/outbox';
 
 /**
  * The relay against the real PostgreSQL and JetStream: a crash between the stream's ack and the
@@ -60,21 +61,7 @@ describe('outbox relay redelivery', () => {
   }
 
   /** `count` complete events per import, each import written in its own transaction. */
-  async function writeImports(imports: string[], count: number): Promise<string[]> {
-    const ids: string[] = [];
-    for (const key of imports) {
-      const events: NewEvent[] = Array.from({ length: count }, (_, i) => ({
-        type: 'data_import.import_process.complete',
-        version: 'v1',
-        data: { resource_type: 'account', external_identifier: key, identifier: `A-${i}` },
-        key: `${key}:event-${i}`,
-        orderingKey: key,
-        occurredAt: new Date(),
-      }));
-      ids.push(...(await t.db.transaction((trx) => enqueueEvents(trx, prefix, events))));
-    }
-    return ids;
-  }
+  const writeImports = (imports: string[], count: number) => writeCompleteEvents(t.db, prefix, imports, count);
 
   const unpublished = async () => Number((await t.db('outbox_pending').count({ n: '*' }))[0]!.n);
 
