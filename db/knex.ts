@@ -19,10 +19,13 @@ export type Db = Knex;
  * after 10 s of silence, then every 5 s, the session ended after 3 unanswered (~25 s); and
  * `tcp_user_timeout` ends it when data the server sent stays unacknowledged for 25 s. A client
  * that is alive answers the probes from its kernel, however long its own work between two
- * statements takes. An `options` parameter in DATABASE_URL replaces these (`?options=` alone:
+ * statements takes — and a frozen one too (SIGSTOP, a VM paused): so a transaction left idle for
+ * 20 s is ended as well (`idle_in_transaction_session_timeout`; no step of the service waits that
+ * long inside a transaction but an SMTP send, which sets its own, emails/delivery.ts), and with it
+ * its row locks. An `options` parameter in DATABASE_URL replaces these (`?options=` alone:
  * none, e.g. through a PgBouncer that refuses the startup parameter). docs/scaling.md, "Failover times".
  */
-export const SESSION_PEER_OPTIONS = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=25000';
+export const SESSION_PEER_OPTIONS = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=25000 -c idle_in_transaction_session_timeout=20000';
 
 export function createDb(url: string, poolMax = 10): Db {
   return knexFactory({

@@ -21,6 +21,8 @@ export interface DeliveryDeps {
   heartbeat?: () => void;
   /** Waits (cancellably, in an activity). */
   sleep?: (ms: number) => Promise<void>;
+  /** SMTP_TIMEOUT_MS: the send's transaction may stay idle for this long plus 10 s (below). */
+  smtpTimeoutMs?: number;
 }
 
 export interface DeliveryResult {
@@ -42,6 +44,16 @@ export class SenderNotConfiguredError extends Error {
 
 /** The least lateness tolerated at high rates, where one interval is shorter than a timer's jitter. */
 const LATE_TOLERANCE_MIN_MS = 200;
+/** SMTP_TIMEOUT_MS's default (lib/config.ts), for callers that do not pass it. */
+const DEFAULT_SMTP_TIMEOUT_MS = 30_000;
+/**
+ * How much longer than SMTP_TIMEOUT_MS a send's transaction may stay idle: a relay silent for
+ * SMTP_TIMEOUT_MS fails the send anyway; one that trickles on for longer has its transaction
+ * (and row lock) ended by the server, and the e-mail goes again under the same Message-ID — the
+ * one duplicate no mail protocol closes (docs/customer-emails.md). A frozen worker's send holds
+ * the e-mail's lock that long at most.
+ */
+const SEND_IDLE_MARGIN_MS = 10_000;
 
 const SUPPLY_TYPE = { ELECTRICITY: 'Electricity', GAS: 'Gas' } as Record<string, string>;
 
@@ -101,6 +113,7 @@ export async function deliverAccountEmails(d: DeliveryDeps, accountNumber: strin
   const now = d.now ?? (() => new Date());
   const sleep = d.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const result: DeliveryResult = { sent: 0, bounced: 0, deferred: 0, lastDeferredCode: null };
+  const sendIdleMs = Math.floor((d.smtpTimeoutMs ?? DEFAULT_SMTP_TIMEOUT_MS) + SEND_IDLE_MARGIN_MS);
   const queued = await listEmails(d.db, { accountNumber, status: 'QUEUED' }, 1000);
   if (queued.length === 0) return result;
   const supplier = await getSupplier(d.db, queued[0]!.importSupplier ?? '');
@@ -135,6 +148,9 @@ export async function deliverAccountEmails(d: DeliveryDeps, accountNumber: strin
     try {
       for (let sent = false; !sent; ) {
         sent = await d.db.transaction(async (trx) => {
+          // Every session ends a transaction idle for longer than 20 s (db/knex.ts: a frozen or
+          // silent worker's locks go); this one waits on the relay inside its transaction.
+          await trx.raw(`SET LOCAL idle_in_transaction_session_timeout = ${sendIdleMs}`);
           const row = await getEmail(trx, e.id, { forUpdate: true });
           if (!row || row.status !== 'QUEUED' || !row.email) return true;
           const mail = d.renderer.render(supplier.code, row.template as TemplateCode, { ...shared, customer: await customerContext(trx, row.userNumber) });

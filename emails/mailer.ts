@@ -5,5 +5,5 @@ import { TemplateRenderer } from './templates';
 
 /** The relay and the templates of the configuration: what a worker (or the CLI) sends with. */
 export function createMailer(c: Config['email']) {
-  return { transport: createMailTransport(c), renderer: new TemplateRenderer(path.resolve(c.templatesDir)) };
+  return { transport: createMailTransport(c), renderer: new TemplateRenderer(path.resolve(c.templatesDir)), timeoutMs: c.smtpTimeoutMs };
 }

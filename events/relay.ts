@@ -93,6 +93,10 @@ export class OutboxRelay {
   private lastProofAt = 0;
   private heartbeat: NodeJS.Timeout | null = null;
   private heartbeatInFlight = false;
+  /** Since when (performance.now()) every publish of the leader has failed; null while they go out. */
+  private failingSince: number | null = null;
+  /** Until when (performance.now()) this relay does not contend for the lock, after it stepped down. */
+  private standDownUntil = 0;
 
   constructor(private readonly o: RelayOptions) {
     this.js = jetstream(o.nc, { timeout: o.publishTimeoutMs ?? 5000 });
@@ -153,6 +157,27 @@ export class OutboxRelay {
       });
   }
 
+  /**
+   * A leader that could publish nothing for longer than the lease while events wait — its host cut
+   * off from every NATS server, or its server partitioned from the stream's quorum, while
+   * PostgreSQL still answers its heartbeats — hands the leadership over: it lets go of the lock,
+   * sits out two leases so that a relay that can publish takes it, and moves its NATS connection
+   * to another server of NATS_URL. When no relay can publish (NATS down for everyone) the
+   * leadership goes round, which costs nothing; the outbox keeps every event meanwhile.
+   */
+  private stepDown(): void {
+    const failingMs = this.failingSince === null ? 0 : Math.round(performance.now() - this.failingSince);
+    this.failingSince = null;
+    this.backoffMs = 0;
+    this.standDownUntil = performance.now() + 2 * this.leaseMs;
+    this.lose(`no event could be published for ${failingMs} ms (longer than the lease): another relay may reach NATS`);
+    this.o.metrics?.relayStepDowns.inc();
+    const nc = this.o.nc as NatsConnection & { reconnect?: () => Promise<void> };
+    if (!nc.isClosed() && typeof nc.reconnect === 'function') {
+      nc.reconnect().catch((err: unknown) => this.o.log.warn({ err: String(err) }, 'outbox relay: NATS reconnect after the step-down failed'));
+    }
+  }
+
   /** Gives up the leadership at once: the lock session is abandoned, not closed politely (a silent peer would never answer). */
   private lose(why: string): void {
     const c = this.listener;
@@ -196,16 +221,23 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        if (!(await this.ensureLeader())) {
+        if (performance.now() < this.standDownUntil || !(await this.ensureLeader())) {
           await this.sleep(this.o.pollIntervalMs * 4);
           continue;
         }
         const { published, fetched, failed } = await this.publishBatch(true);
         if (failed > 0 && published === 0) {
+          this.failingSince ??= performance.now();
+          if (performance.now() - this.failingSince > this.leaseMs) {
+            this.stepDown();
+            continue;
+          }
           this.backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(250, this.backoffMs * 2));
-          await this.sleep(this.backoffMs);
+          // Within the lease: the step-down must not wait behind a long backoff.
+          await this.sleep(Math.min(this.backoffMs, this.leaseMs / 2));
           continue;
         }
+        if (published > 0) this.failingSince = null;
         this.backoffMs = 0;
         if (fetched === this.o.batchSize) continue;
         await this.sleep(this.o.pollIntervalMs);

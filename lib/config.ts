@@ -190,6 +190,11 @@ export function loadConfig(env: Env = process.env) {
        * has none (the first start on a namespace); `never`: only an operator does (docs/deploys.md).
        */
       becomeCurrent: oneOf(env, 'WORKER_BECOME_CURRENT', ['if-none', 'never'] as const, 'if-none'),
+      /**
+       * A worker that cannot reach PostgreSQL for this long leaves (exit code 75) so that Temporal
+       * hands its imports to workers that can; its supervisor starts it again (db/watchdog.ts). 0: never.
+       */
+      dbUnreachableExitMs: int(env, 'WORKER_DB_UNREACHABLE_EXIT_MS', 20_000, 0, 3_600_000),
     },
     email: {
       /** The mail relay (smtp:// or smtps://, credentials in the URL); `npm run up` starts a local inbox when unset. */

@@ -44,13 +44,18 @@ export function createMetrics(component: string) {
     help: 'Failed attempts to publish an outbox batch',
     registers: [registry],
   });
+  const relayStepDowns = new client.Counter({
+    name: 'data_import_relay_step_downs_total',
+    help: 'Times the outbox relay leader handed over the leadership because it could publish nothing for longer than its lease',
+    registers: [registry],
+  });
   const relayLag = new client.Histogram({
     name: 'data_import_relay_lag_seconds',
     help: 'From an event being written to the outbox to JetStream acknowledging it',
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, importTransitions, importValidations, eventsPublished, publishFailures, relayLag, ...retentionMetrics(registry) };
+  return { registry, httpRequests, httpDuration, importTransitions, importValidations, eventsPublished, publishFailures, relayStepDowns, relayLag, ...retentionMetrics(registry) };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the whole test suite against real PostgreSQL, NATS JetStream and a dedicated Temporal dev
 # server, starting whatever is missing and stopping what it started: type check and lint, jest
-# (unit and integration tests), then the fault suite's short form (scripts/faults.sh) and the
-# schemathesis run against the real API (scripts/fuzz.sh). Extra arguments go to jest (e.g.
-# scripts/test.sh test/unit/account) and leave the fault suite and schemathesis out.
+# (unit and integration tests), then the fault suite's short form (scripts/faults.sh), the
+# several-hosts harness's short form (scripts/hosts.sh --short: root only) and the schemathesis run
+# against the real API (scripts/fuzz.sh). Extra arguments go to jest (e.g. scripts/test.sh
+# test/unit/account) and leave the fault suite, the hosts and schemathesis out.
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/chromium.sh"
 
@@ -19,7 +20,7 @@ start_test_services "$FORCE_LOCAL"
 
 cd "$ROOT"
 # The closing line a CI system reads (`N passed, N failed[, N skipped]`): jest's tests, the fault
-# suite's scenarios and schemathesis' operations added up, with the type check and lint counted as
+# suite's and the hosts harness's scenarios and schemathesis' operations added up, with the type check and lint counted as
 # one check each. scripts/lib/testcount.js reads each part's own report.
 COUNT_DIR="$ROOT/data/test/count-$$"
 rm -rf "$COUNT_DIR"; mkdir -p "$COUNT_DIR"
@@ -41,6 +42,17 @@ if [[ $# -eq 0 && "$code" == 0 ]]; then
     say "fault suite, short form (scripts/faults.sh --short)"
     bash "$ROOT/scripts/faults.sh" --short 2>&1 | tee "$COUNT_DIR/faults.log"
     [[ "${PIPESTATUS[0]}" == 0 ]] || code=1
+  fi
+  # DATA_IMPORT_HOSTS=0 leaves the hosts out; without root (network namespaces) they cannot run
+  # and are left out with a line saying so.
+  if [[ "${DATA_IMPORT_HOSTS:-1}" != 0 ]]; then
+    if [[ "$(id -u)" == 0 ]]; then
+      say "several hosts, short form (scripts/hosts.sh --short)"
+      HOSTS_SKIP_BUILD="${HOSTS_SKIP_BUILD:-0}" bash "$ROOT/scripts/hosts.sh" --short 2>&1 | tee "$COUNT_DIR/hosts.log"
+      [[ "${PIPESTATUS[0]}" == 0 ]] || code=1
+    else
+      say "several hosts: left out (they need root for network namespaces; npm run test:hosts as root)"
+    fi
   fi
   if [[ "${DATA_IMPORT_FUZZ:-1}" != 0 ]]; then
     say "schemathesis against the running API (scripts/fuzz.sh)"

@@ -8,6 +8,7 @@ import { NativeConnection, Runtime } from '@temporalio/worker';
 import { bootProcess } from '../lib/boot';
 import { createMetrics } from '../lib/metrics';
 import { createDb } from '../db/knex';
+import { DatabaseWatchdog } from '../db/watchdog';
 import { connectNats, ensureStream } from '../events/nats';
 import { OutboxRelay } from '../events/relay';
 import { connectTemporal } from '../lib/temporal';
@@ -114,6 +115,19 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   });
   relay.start();
 
+  // A worker that cannot reach PostgreSQL while Temporal still gives it work leaves, so that its
+  // imports go to workers that can (db/watchdog.ts); its supervisor starts it again.
+  const watchdog = new DatabaseWatchdog({
+    databaseUrl: config.database.url,
+    unreachableMs: config.worker.dbUnreachableExitMs,
+    onUnreachable: (silentMs, lastError) => {
+      log.error({ silentMs, lastError, unreachableMs: config.worker.dbUnreachableExitMs }, 'PostgreSQL unreachable for longer than WORKER_DB_UNREACHABLE_EXIT_MS: the worker leaves (exit 75) so that other workers take its imports');
+      // Not a graceful shutdown: the steps in flight hang on a silent server and would hold it.
+      setTimeout(() => process.exit(75), 200).unref();
+    },
+  });
+  watchdog.start();
+
   const { client, connection: clientConnection } = await connectTemporal(config.temporal);
   const sweeper = new UnstartedRunSweeper({ db, temporal: client, taskQueue: config.temporal.taskQueue, log });
   sweeper.start();
@@ -129,6 +143,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   process.off('SIGINT', exitDuringStartup);
   onShutdown(async () => {
     // Activities in flight finish (up to the shutdown grace time) before the worker resolves.
+    watchdog.stop();
     worker.shutdown();
     await runPromise;
     await sweeper.stop();

@@ -22,7 +22,7 @@ export interface EmailActivityDeps {
   subjectPrefix: string;
   log: Logger;
   /** The relay and the templates; a worker without them fails delivery with a stable code. */
-  mail?: { transport: MailTransport; renderer: TemplateRenderer };
+  mail?: { transport: MailTransport; renderer: TemplateRenderer; timeoutMs?: number };
   now?: () => Date;
 }
 
@@ -113,7 +113,7 @@ export function createEmailActivities(deps: EmailActivityDeps) {
       const ctx = Context.current();
       try {
         const r = await deliverAccountEmails(
-          { db, subjectPrefix: deps.subjectPrefix, log, now, transport: deps.mail.transport, renderer: deps.mail.renderer, heartbeat: () => ctx.heartbeat(), sleep: (ms) => ctx.sleep(ms) },
+          { db, subjectPrefix: deps.subjectPrefix, log, now, transport: deps.mail.transport, renderer: deps.mail.renderer, smtpTimeoutMs: deps.mail.timeoutMs, heartbeat: () => ctx.heartbeat(), sleep: (ms) => ctx.sleep(ms) },
           p.krakenIdentifier,
         );
         if (r.deferred > 0) {

@@ -3,8 +3,9 @@
 // - checks: one line `<name> <exit code>` per whole-tree check (type check, lint), one check each;
 // - jest.json: jest's --json report (tests passed, failed, skipped; a suite that failed to run
 //   counts as one failed test);
-// - faults.log / fuzz.log: the output of scripts/faults.sh and scripts/fuzz.sh, whose runners end
-//   with `faults: N passed, N failed` (scenarios) and `fuzz: N passed, N failed` (operations);
+// - faults.log / hosts.log / fuzz.log: the output of scripts/faults.sh, scripts/hosts.sh and
+//   scripts/fuzz.sh, whose runners end with `faults: N passed, N failed` (scenarios), `hosts: N
+//   passed, N failed` (scenarios) and `fuzz: N passed, N failed` (operations);
 //   a part that ran and printed no such line counts as one failed.
 // A run whose exit code (RUN_CODE) is not 0 while nothing counted failed counts one failure more,
 // so the line never says 0 failed for a failed run. Prints the line; exits 1 when N failed > 0.
@@ -41,7 +42,7 @@ if (jest !== null) {
   }
 }
 
-for (const [file, label] of [['faults.log', 'faults'], ['fuzz.log', 'fuzz']]) {
+for (const [file, label] of [['faults.log', 'faults'], ['hosts.log', 'hosts'], ['fuzz.log', 'fuzz']]) {
   const text = read(file);
   if (text === null) continue;
   // eslint-disable-next-line no-control-regex

@@ -2,19 +2,29 @@
  * The several-hosts harness (issue 24; docs/scaling.md, "The reference deployment"): the real
  * service on hosts of one machine (test/hosts/net.ts, test/hosts/stack.ts) and, for each scenario,
  * a generated book migrated with `data-import migrate` through HAProxy while a fault is applied to
- * one host at a seeded random moment:
- *   leader-cut  the worker host that leads the outbox relay (and runs imports) cut off from
- *               everything — every packet dropped, no reset: a power or link loss — for longer
- *               than every timeout (--cut, default 75 s), then healed
- *   nats-kill   the NATS node that leads the events stream killed (SIGKILL of its processes),
- *               started again after --nats-outage seconds
- *   nats-cut    the NATS node the relay leader publishes through cut off from everything (silent,
- *               no reset) for --nats-cut seconds, then healed
+ * one host at a seeded random moment (docs/scaling.md, "The hosts harness", has the table):
+ *   leader-cut           the worker host that leads the outbox relay (and runs imports) cut off
+ *                        from everything — every packet dropped, no reset: a power or link loss —
+ *                        for longer than every timeout (--cut, default 75 s), then healed
+ *   worker-pg-cut        the relay leader's host cut off from PostgreSQL only (--cut)
+ *   worker-temporal-cut  a worker host cut off from Temporal only (--cut)
+ *   worker-nats-cut      the relay leader's host cut off from the three NATS nodes only (--cut)
+ *   worker-freeze        the relay leader's host frozen (SIGSTOP of its processes) for --freeze
+ *                        seconds, then resumed: a zombie acting on what it knew before
+ *   api-cut              an API host cut off from everything for --api-cut seconds while the
+ *                        migrate client sends through HAProxy
+ *   nats-kill            the NATS node that leads the events stream killed (SIGKILL of its
+ *                        processes), started again after --nats-outage seconds
+ *   nats-partition       the stream leader's node cut off from the other two (--nats-cut)
+ *   nats-cut             the NATS node the relay leader publishes through cut off from
+ *                        everything (silent, no reset) for --nats-cut seconds, then healed
+ *   pg-cut               the PostgreSQL host unreachable for --pg-cut seconds (30)
  * After each: the fault suite's invariants (test/faults/invariants.ts: every account PROCESSED
  * with post-import done, one account row, one `complete` and one `post_import.completed` each in
  * the outbox and on the stream under the same id, ImportStatus equal to the row, nothing FAILED at
  * the client), every customer e-mail delivered (the sink's count; a duplicate must carry the same
- * Message-ID), and the two stall figures, each against its bound:
+ * Message-ID), no write after the heal to an import that was final at the heal (a zombie's), and
+ * the two stall figures, each against its bound (from the heal in pg-cut, which stops everyone):
  *   events   from the fault until the stream takes a new event again (bound 30 s)
  *   imports  from the fault until every import open at that moment has moved on (bound 60 s)
  * Started by scripts/hosts.sh (npm run test:hosts), which needs root, installs haproxy/iptables
@@ -32,11 +42,26 @@ import type { Knex } from 'knex';
 import { createDb } from '../../db/knex';
 import { connectNats, ensureStream, type NatsConnection } from '../../events/nats';
 import { checkBook, waitForClosed, waitForQuiet } from '../faults/invariants';
-import { createHosts, cutLink, heal, host, Host, HostName, killAll, teardown } from './net';
-import { DIST, PORTS, ROOT, sleep, Stack, startStack } from './stack';
+import { createHosts, cutLink, cutPeer, freeze, heal, host, Host, HostName, killAll, teardown, thaw } from './net';
+import { DIST, PORTS, ROOT, sleep, Stack, startStack, stopSupervising } from './stack';
 
-type Scenario = 'leader-cut' | 'nats-kill' | 'nats-cut';
-const SCENARIOS: Scenario[] = ['leader-cut', 'nats-kill', 'nats-cut'];
+const SCENARIOS = ['leader-cut', 'worker-pg-cut', 'worker-temporal-cut', 'worker-nats-cut', 'worker-freeze', 'api-cut', 'nats-kill', 'nats-partition', 'nats-cut', 'pg-cut'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+/** The short form (npm test, CI): the power-loss case and the zombie, a few minutes. */
+const SHORT: { scenarios: Scenario[]; accounts: number; cut: number; freeze: number } = { scenarios: ['leader-cut', 'worker-freeze'], accounts: 100, cut: 45, freeze: 45 };
+/** Each scenario's prefix of the book's account numbers. */
+const PREFIX: Record<Scenario, string> = {
+  'leader-cut': 'LC',
+  'worker-pg-cut': 'WP',
+  'worker-temporal-cut': 'WT',
+  'worker-nats-cut': 'WN',
+  'worker-freeze': 'WF',
+  'api-cut': 'AC',
+  'nats-kill': 'NK',
+  'nats-partition': 'NP',
+  'nats-cut': 'NC',
+  'pg-cut': 'PC',
+};
 const SUPPLIER = 'DEMO_ENERGY';
 const STREAM = 'EVENTS';
 /** The relay's advisory lock key (events/relay.ts LEADER_LOCK_KEY). */
@@ -49,8 +74,12 @@ interface Options {
   accounts: number;
   scenarios: Scenario[];
   cut: number;
+  freeze: number;
+  apiCut: number;
+  pgCut: number;
   natsOutage: number;
   natsCut: number;
+  short: boolean;
   seed: string;
   timeout: number;
 }
@@ -109,6 +138,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, logFile: string): Promis
 
 /** Everything the run started: the CLI children, then the hosts (their processes, namespaces, bridge). */
 function removeAll(): void {
+  stopSupervising();
   for (const c of cliChildren) c.kill('SIGKILL');
   teardown();
 }
@@ -230,6 +260,125 @@ async function measureStalls(o: { db: Knex; probes: NatsConnection[]; since: num
   return { eventsMs, importsMs, stillWaiting: [...waiting.keys()], slowest };
 }
 
+/** One fault of a scenario: applied at the moment, healed after durationMs. */
+interface Fault {
+  label: string;
+  durationMs: number;
+  apply(): void;
+  heal(): Promise<void> | void;
+  /** A fault that stops everyone (PostgreSQL gone): the stalls count from the heal. */
+  measureFromHeal?: boolean;
+  /** A line of its own for the scenario's note, after the heal (e.g. a NATS node's rejoin). */
+  after?(): Promise<string>;
+}
+
+const WORKERS: HostName[] = ['worker1', 'worker2'];
+const NATS_NODES: HostName[] = ['nats1', 'nats2', 'nats3'];
+
+/** The worker host whose session holds the relay's leader lock. */
+async function leaderWorker(db: Knex): Promise<Host | string> {
+  const ip = await leaderIp(db);
+  return WORKERS.map(host).find((h) => h.ip === ip) ?? `no worker host holds the relay's leader lock (holder ${ip ?? 'none'})`;
+}
+
+/** Chooses the victim of a scenario and says what its fault does; a string is why it cannot be applied. */
+async function planFault(scenario: Scenario, c: { db: Knex; probes: NatsConnection[]; o: Options; random: () => number; stack: Stack; nc: NatsConnection }): Promise<Fault | string> {
+  const { db, o } = c;
+  const cutFor = (victim: Host, what: string, seconds: number, peers?: Host[]): Fault => ({
+    label: `${victim.name} ${what} for ${seconds} s`,
+    durationMs: seconds * 1000,
+    apply: () => (peers ? peers.forEach((p) => cutPeer(victim, p)) : cutLink(victim)),
+    heal: () => heal(victim),
+  });
+  switch (scenario) {
+    case 'leader-cut':
+    case 'worker-pg-cut':
+    case 'worker-nats-cut':
+    case 'worker-freeze': {
+      const victim = await leaderWorker(db);
+      if (typeof victim === 'string') return victim;
+      if (scenario === 'leader-cut') return cutFor(victim, '(relay leader) cut off from everything', o.cut);
+      if (scenario === 'worker-pg-cut') return cutFor(victim, '(relay leader) cut off from PostgreSQL only', o.cut, [host('pg')]);
+      if (scenario === 'worker-nats-cut') return cutFor(victim, '(relay leader) cut off from the three NATS nodes only', o.cut, NATS_NODES.map(host));
+      return { label: `${victim.name} (relay leader) frozen (SIGSTOP) for ${o.freeze} s`, durationMs: o.freeze * 1000, apply: () => void freeze(victim), heal: () => void thaw(victim) };
+    }
+    case 'worker-temporal-cut': {
+      const victim = host(WORKERS[c.random() < 0.5 ? 0 : 1]!);
+      return cutFor(victim, 'cut off from Temporal only', o.cut, [host('temporal')]);
+    }
+    case 'api-cut': {
+      const victim = host(c.random() < 0.5 ? 'api1' : 'api2');
+      return cutFor(victim, 'cut off from everything (mid-request: the migrate client sends all the time)', o.apiCut);
+    }
+    case 'pg-cut':
+      return { ...cutFor(host('pg'), 'unreachable (cut off from everything)', o.pgCut), measureFromHeal: true };
+    case 'nats-partition': {
+      const leader = await streamLeader(c.probes);
+      if (!leader || !NATS_NODES.includes(leader as HostName)) return `the events stream has no leader among ${NATS_NODES.join(', ')} (${leader ?? 'none'})`;
+      const victim = host(leader as HostName);
+      const others = NATS_NODES.filter((n) => n !== leader).map(host);
+      return {
+        ...cutFor(victim, `(stream leader) partitioned from ${others.map((h) => h.name).join(' and ')}`, o.natsCut, others),
+        after: async () => `; stream leader after the heal ${(await streamLeader(c.probes)) ?? '?'}`,
+      };
+    }
+    case 'nats-cut': {
+      // The node the relay leader's worker is connected to (its /connz lists the worker's address).
+      const relayIp = await leaderIp(db);
+      let victim: Host | undefined;
+      for (const h of NATS_NODES.map(host)) {
+        const connz = (await fetch(`http://${h.ip}:${PORTS.natsMonitor}/connz`, { signal: AbortSignal.timeout(2000) }).then((x) => x.json(), () => null)) as { connections?: { ip: string }[] } | null;
+        if (connz?.connections?.some((x) => x.ip === relayIp)) victim = h;
+      }
+      if (!victim) return `no NATS node has a connection of the relay leader (${relayIp ?? 'none'})`;
+      return cutFor(victim, "(the relay leader's server) cut off from everything", o.natsCut);
+    }
+    case 'nats-kill': {
+      const leader = await streamLeader(c.probes);
+      const victim = host((NATS_NODES.includes(leader as HostName) ? leader : 'nats1') as HostName);
+      let rejoined: number | null = null;
+      return {
+        label: `${victim.name} (stream leader) killed, down ${o.natsOutage} s`,
+        durationMs: o.natsOutage * 1000,
+        apply: () => void killAll(victim),
+        heal: async () => {
+          await c.stack.services.get(victim.name)!.exited();
+          c.stack.restart(victim.name);
+          const back = Date.now();
+          for (;;) {
+            const i = await (await jetstreamManager(c.nc, { timeout: 2000 })).streams.info(STREAM).catch(() => null);
+            const replica = i?.cluster?.replicas?.find((x) => x.name === victim.name);
+            if (i?.cluster?.leader === victim.name || (replica && replica.current)) {
+              rejoined = Date.now() - back;
+              break;
+            }
+            if (Date.now() - back > 60_000) break;
+            await sleep(250);
+          }
+        },
+        after: async () => `; ${victim.name} restarted, its replica current again ${rejoined === null ? 'not within 60 s' : `${fmt(rejoined)} s later`}`,
+      };
+    }
+  }
+}
+
+/**
+ * The book's imports final (PROCESSED, post-import done), each with what a late write would change:
+ * its row (status, step, run, modified_at) and its number of outbox rows. Taken when a fault heals,
+ * compared at the end: a worker that comes back from a cut or a freeze acting on what it knew
+ * before (a zombie) must not write to an import another worker finished meanwhile.
+ */
+async function finalImports(db: Knex, prefix: string): Promise<Map<string, string>> {
+  const rows: { ext: string; sig: string }[] = await db('import_processes')
+    .select(
+      'external_account_number as ext',
+      db.raw(`status || '|' || current_step || '|' || run || '|' || modified_at::text || '|' || (SELECT count(*) FROM outbox o WHERE o.ordering_key = import_processes.workflow_id) AS sig`),
+    )
+    .where({ import_supplier: SUPPLIER, status: 'PROCESSED', current_step: 'done' })
+    .where('external_account_number', 'like', `${prefix}%`);
+  return new Map(rows.map((r) => [r.ext, r.sig]));
+}
+
 /** E-mails of the book: every queued one SENT and received by the sink; duplicates by Message-ID. */
 async function checkEmails(db: Knex, stack: Stack, prefix: string, problems: string[]): Promise<string> {
   const deadline = Date.now() + 120_000;
@@ -266,16 +415,28 @@ async function main(): Promise<number> {
     .option('--scenarios <list>', `comma-separated, from ${SCENARIOS.join(',')}`, (v) => v.split(',').map((s) => {
       if (!SCENARIOS.includes(s as Scenario)) throw new InvalidArgumentError(`unknown scenario ${s}`);
       return s as Scenario;
-    }), SCENARIOS)
-    .option('--cut <seconds>', 'how long the leader host stays cut off in leader-cut', int(1, 3600), 75)
+    }), [...SCENARIOS])
+    .option('--cut <seconds>', 'how long a worker host stays cut off (leader-cut, worker-pg-cut, worker-temporal-cut, worker-nats-cut)', int(1, 3600), 75)
+    .option('--freeze <seconds>', 'how long the worker host stays frozen in worker-freeze', int(1, 3600), 75)
+    .option('--api-cut <seconds>', 'how long the API host stays cut off in api-cut', int(1, 3600), 30)
+    .option('--pg-cut <seconds>', 'how long the PostgreSQL host stays unreachable in pg-cut', int(1, 3600), 30)
     .option('--nats-outage <seconds>', 'how long the killed NATS node stays down in nats-kill', int(1, 3600), 20)
-    .option('--nats-cut <seconds>', 'how long the NATS node stays cut off in nats-cut', int(1, 3600), 60)
+    .option('--nats-cut <seconds>', 'how long the NATS node stays cut off in nats-cut and nats-partition', int(1, 3600), 60)
+    .option('--short', `the short form npm test runs: ${SHORT.scenarios.join(',')}, ${SHORT.accounts} accounts, --cut ${SHORT.cut} --freeze ${SHORT.freeze} (options given too win)`, false)
     .option('--seed <seed>', 'seed of the books and of the fault moments (default: random, printed)')
     .option('--timeout <minutes>', "the migrate client's --timeout of each scenario", int(1, 600), 10)
     .addHelpText('after', '\nRun it through scripts/hosts.sh (npm run test:hosts) as root.\n');
   program.parse();
   const raw = program.opts<Omit<Options, 'seed'> & { seed?: string }>();
   const o: Options = { ...raw, seed: raw.seed ?? crypto.randomBytes(4).toString('hex') };
+  if (o.short) {
+    // The short form's values, but where an option was given on the command line.
+    const given = (name: string) => program.getOptionValueSource(name) === 'cli';
+    if (!given('scenarios')) o.scenarios = SHORT.scenarios;
+    if (!given('accounts')) o.accounts = SHORT.accounts;
+    if (!given('cut')) o.cut = SHORT.cut;
+    if (!given('freeze')) o.freeze = SHORT.freeze;
+  }
   const random = rng(o.seed);
   say(`seed ${o.seed} (repeat with --seed ${o.seed})`);
 
@@ -325,7 +486,7 @@ async function main(): Promise<number> {
       for (const name of ['worker1', 'worker2']) if (!stack.services.get(name)!.running) stack.restart(name);
 
       for (const scenario of o.scenarios) {
-        const prefix = `H${{ 'leader-cut': 'LC', 'nats-kill': 'NK', 'nats-cut': 'NC' }[scenario]}${crypto.randomBytes(2).toString('hex')}-`;
+        const prefix = `H${PREFIX[scenario]}${crypto.randomBytes(2).toString('hex')}-`;
         const book = path.join(WORK, `${scenario}.ndjson`);
         const cliLog = path.join(WORK, 'logs', 'cli.log');
         if ((await runCli(['generate', '--count', String(o.accounts), '--seed', `${o.seed}-${scenario}`, '--prefix', prefix, '--out', book], env, cliLog)) !== 0) throw new Error('generate failed');
@@ -342,6 +503,7 @@ async function main(): Promise<number> {
           Number((await db('import_processes').where({ status: 'PROCESSED' }).where('external_account_number', 'like', `${prefix}%`).count<{ n: string }[]>('* as n'))[0]!.n);
 
         const r: Result = { scenario, accounts: exts.length, fault: '—', at: null, eventsMs: null, importsMs: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [] };
+        let finalAtHeal: Map<string, string> | null = null;
         const injector = (async () => {
           // The moment: once 10-30 % of the book is PROCESSED, then up to 1.5 s more.
           const target = Math.max(3, Math.floor(exts.length * (0.1 + 0.2 * random())));
@@ -350,113 +512,56 @@ async function main(): Promise<number> {
           await sleep(jitter);
           if (!migrating) return;
           const done = await processed();
-          if (scenario === 'leader-cut') {
-            const ip = await leaderIp(db);
-            const victim: Host | undefined = (['worker1', 'worker2'] as HostName[]).map(host).find((h) => h.ip === ip);
-            if (!victim) {
-              r.problems.push(`no worker host holds the relay's leader lock (holder ${ip ?? 'none'})`);
-              return;
-            }
-            const open = await openImports(db, prefix);
-            const seq0 = (await lastMessage(probes))?.seq ?? '?';
-            cutLink(victim);
-            // From the moment the cut is in place (the rules take a few tens of ms to apply).
-            const since = Date.now();
-            r.at = since - t0;
-            r.fault = `${victim.name} (relay leader) cut off from everything for ${o.cut} s`;
-            r.openAtFault = open.size;
-            say(`${scenario}: ${victim.name} (${victim.ip}), the relay leader, cut off at ${(r.at / 1000).toFixed(1)} s with ${done} of ${exts.length} PROCESSED, ${open.size} open, stream at ${seq0}`);
-            // Who leads after it, and when.
-            const leaderWatch = (async () => {
-              for (;;) {
-                const now = await leaderIp(db).catch(() => null);
-                if (now && now !== victim.ip) return { ip: now, ms: Date.now() - since };
-                if (Date.now() - since > o.cut * 1000) return null;
-                await sleep(200);
-              }
-            })();
-            const stalls = await measureStalls({ db, probes, since, open, untilMs: o.cut * 1000 });
-            const newLeader = await leaderWatch;
-            r.eventsMs = stalls.eventsMs;
-            r.importsMs = stalls.importsMs;
-            r.notes.push(
-              `${scenario}: relay leadership passed to ${newLeader ? `${newLeader.ip} after ${fmt(newLeader.ms)} s` : 'nobody during the cut'}; ` +
-                `events resumed after ${fmt(r.eventsMs)} s; the ${open.size} imports open at the cut all moved on after ${fmt(r.importsMs)} s` +
-                (stalls.stillWaiting.length ? ` (still waiting at the heal: ${stalls.stillWaiting.slice(0, 5).join(', ')}${stalls.stillWaiting.length > 5 ? ', …' : ''})` : '') +
-                `; the last to move: ${stalls.slowest.join(', ') || '—'}`,
-            );
-            const rest = o.cut * 1000 - (Date.now() - since);
-            if (rest > 0) await sleep(rest);
-            heal(victim);
-            say(`${scenario}: ${victim.name} healed after ${((Date.now() - since) / 1000).toFixed(1)} s`);
-          } else if (scenario === 'nats-cut') {
-            // The node the relay leader's worker is connected to (its /connz lists the worker's address).
-            const relayIp = await leaderIp(db);
-            let victim: Host | undefined;
-            for (const n of ['nats1', 'nats2', 'nats3'] as HostName[]) {
-              const h = host(n);
-              const connz = (await fetch(`http://${h.ip}:${PORTS.natsMonitor}/connz`, { signal: AbortSignal.timeout(2000) }).then((x) => x.json(), () => null)) as { connections?: { ip: string }[] } | null;
-              if (connz?.connections?.some((c) => c.ip === relayIp)) victim = h;
-            }
-            if (!victim) {
-              r.problems.push(`no NATS node has a connection of the relay leader (${relayIp ?? 'none'})`);
-              return;
-            }
-            const open = await openImports(db, prefix);
-            const seq0 = (await lastMessage(probes))?.seq ?? '?';
-            cutLink(victim);
-            const since = Date.now();
-            r.at = since - t0;
-            r.fault = `${victim.name} (the relay leader's server) cut off from everything for ${o.natsCut} s`;
-            r.openAtFault = open.size;
-            say(`${scenario}: ${victim.name}, the server of the relay leader ${relayIp}, cut off at ${(r.at / 1000).toFixed(1)} s with ${done} of ${exts.length} PROCESSED, ${open.size} open, stream at ${seq0}`);
-            const stalls = await measureStalls({ db, probes, since, open, untilMs: o.natsCut * 1000 });
-            r.eventsMs = stalls.eventsMs;
-            r.importsMs = stalls.importsMs;
-            const rest = o.natsCut * 1000 - (Date.now() - since);
-            if (rest > 0) await sleep(rest);
-            heal(victim);
-            r.notes.push(
-              `${scenario}: stream leader ${(await streamLeader(probes)) ?? '?'} during the cut; events resumed after ${fmt(r.eventsMs)} s; the ${open.size} imports open at the cut all moved on after ${fmt(r.importsMs)} s ` +
-                `(the last to move: ${stalls.slowest.join(', ') || '—'}); ${victim.name} healed after ${o.natsCut} s`,
-            );
-          } else {
-            const leader = await streamLeader(probes);
-            const victim = host((['nats1', 'nats2', 'nats3'].includes(leader ?? '') ? leader : 'nats1') as HostName);
-            const open = await openImports(db, prefix);
-            const seq0 = (await lastMessage(probes))?.seq ?? '?';
-            killAll(victim);
-            const since = Date.now();
-            r.at = since - t0;
-            r.fault = `${victim.name} (stream leader) killed, down ${o.natsOutage} s`;
-            r.openAtFault = open.size;
-            say(`${scenario}: ${victim.name}, the stream's leader, killed at ${(r.at / 1000).toFixed(1)} s with ${done} of ${exts.length} PROCESSED, ${open.size} open, stream at ${seq0}`);
-            const stalls = await measureStalls({ db, probes, since, open, untilMs: Math.max(o.natsOutage * 1000, BOUND_IMPORTS_MS + 5000) });
-            r.eventsMs = stalls.eventsMs;
-            r.importsMs = stalls.importsMs;
-            const rest = o.natsOutage * 1000 - (Date.now() - since);
-            if (rest > 0) await sleep(rest);
-            await stack.services.get(victim.name)!.exited();
-            stack.restart(victim.name);
-            const back = Date.now();
-            let rejoined: number | null = null;
+          const fault = await planFault(scenario, { db, probes, o, random, stack, nc });
+          if (typeof fault === 'string') {
+            r.problems.push(fault);
+            return;
+          }
+          const open = await openImports(db, prefix);
+          const seq0 = (await lastMessage(probes))?.seq ?? '?';
+          const leaderBefore = await leaderIp(db);
+          const restartsBefore = new Map(['worker1', 'worker2', 'api1', 'api2'].map((n) => [n, stack.services.get(n)!.restarts]));
+          fault.apply();
+          // From the moment the fault is in place (iptables rules take a few tens of ms to apply).
+          const since = Date.now();
+          r.at = since - t0;
+          r.fault = fault.label;
+          r.openAtFault = open.size;
+          say(`${scenario}: ${fault.label} at ${(r.at / 1000).toFixed(1)} s with ${done} of ${exts.length} PROCESSED, ${open.size} open, stream at ${seq0}, relay leader ${leaderBefore ?? 'none'}`);
+          // Who leads the relay after the fault, and when.
+          const leaderWatch = (async () => {
             for (;;) {
-              const i = await (await jetstreamManager(nc, { timeout: 2000 })).streams.info(STREAM).catch(() => null);
-              const replica = i?.cluster?.replicas?.find((x) => x.name === victim.name);
-              if (i?.cluster?.leader === victim.name || (replica && replica.current)) {
-                rejoined = Date.now() - back;
-                break;
-              }
-              if (Date.now() - back > 60_000) break;
+              const now = await leaderIp(db).catch(() => null);
+              if (now && now !== leaderBefore) return { ip: now, ms: Date.now() - since };
+              if (Date.now() - since > fault.durationMs) return null;
               await sleep(250);
             }
-            r.notes.push(
-              `${scenario}: new stream leader ${(await streamLeader(probes)) ?? '?'}; events resumed after ${fmt(r.eventsMs)} s; the ${open.size} imports open at the kill all moved on after ${fmt(r.importsMs)} s ` +
-                `(the last to move: ${stalls.slowest.join(', ') || '—'}); ` +
-                `${victim.name} restarted after ${o.natsOutage} s, its replica current again ${fmt(rejoined)} s later`,
-            );
-            if (rejoined === null) r.problems.push(`${victim.name}'s replica of ${STREAM} was not current within 60 s of its restart`);
-          }
+          })();
+          // The heal at the end of the fault's time, whatever the measures are doing meanwhile;
+          // the imports final at that moment are noted (a zombie must not write to them after it).
+          const healed = (async () => {
+            await sleep(fault.durationMs - (Date.now() - since));
+            await fault.heal();
+            finalAtHeal = await finalImports(db, prefix).catch(() => null);
+            say(`${scenario}: healed after ${((Date.now() - since) / 1000).toFixed(1)} s`);
+            return Date.now();
+          })();
+          // Stalls are measured from the fault, or (a fault that stops everyone: PostgreSQL gone)
+          // from the heal, with the imports open at the fault.
+          const from = fault.measureFromHeal ? await healed : since;
+          const stalls = await measureStalls({ db, probes, since: from, open, untilMs: Math.max(fault.measureFromHeal ? 0 : fault.durationMs, BOUND_IMPORTS_MS + 5000) });
+          r.eventsMs = stalls.eventsMs;
+          r.importsMs = stalls.importsMs;
+          await healed;
+          const newLeader = await leaderWatch;
+          const restarts = [...restartsBefore].map(([n, k]) => [n, stack.services.get(n)!.restarts - k] as const).filter(([, k]) => k > 0);
+          r.notes.push(
+            `${scenario}: ${fault.measureFromHeal ? 'from the heal, ' : ''}events resumed after ${fmt(r.eventsMs)} s; the ${open.size} imports open at the fault all moved on after ${fmt(r.importsMs)} s` +
+              (stalls.stillWaiting.length ? ` (still waiting: ${stalls.stillWaiting.slice(0, 5).join(', ')}${stalls.stillWaiting.length > 5 ? ', …' : ''})` : '') +
+              `; the last to move: ${stalls.slowest.join(', ') || '—'}; relay leadership ${newLeader ? `passed to ${newLeader.ip} after ${fmt(newLeader.ms)} s` : 'stayed where it was'}` +
+              (restarts.length ? `; restarted by the supervisor: ${restarts.map(([n, k]) => `${n} ×${k}`).join(', ')}` : '') +
+              ((await fault.after?.()) ?? ''),
+          );
         })();
 
         const code = await migrate;
@@ -491,6 +596,14 @@ async function main(): Promise<number> {
         if (r.eventsMs === null || r.eventsMs > BOUND_EVENTS_MS) r.problems.push(`events resumed after ${fmt(r.eventsMs)} s: more than the ${BOUND_EVENTS_MS / 1000} s bound`);
         if (r.importsMs === null || r.importsMs > BOUND_IMPORTS_MS) r.problems.push(`the imports open at the fault moved on after ${fmt(r.importsMs)} s: more than the ${BOUND_IMPORTS_MS / 1000} s bound`);
         r.notes.push(`${scenario}: e-mails ${r.emails}`);
+        // No write to an import another worker had finished by the heal (a zombie's late write).
+        const atHeal = finalAtHeal as Map<string, string> | null;
+        if (atHeal) {
+          const now = await finalImports(db, prefix);
+          const changed = [...atHeal].filter(([ext, sig]) => now.get(ext) !== sig).map(([ext, sig]) => `${ext}: ${sig} at the heal, ${now.get(ext) ?? 'gone'} at the end`);
+          r.notes.push(`${scenario}: ${atHeal.size} imports final at the heal, ${changed.length} written after it`);
+          for (const c of changed.slice(0, 10)) r.problems.push(`written after the heal, when it was final: ${c}`);
+        } else if (r.at !== null) r.problems.push('the imports final at the heal could not be read');
         results.push(r);
         r.notes.forEach((n) => say(n));
         say(`${scenario}: ${r.problems.length === 0 ? 'every invariant holds' : `${r.problems.length} problem(s)`}`);

@@ -4,8 +4,8 @@
  *   pg        a PostgreSQL cluster of the run's own (server defaults but for listen address and max_connections)
  *   temporal  the Temporal dev server (in memory, npm run up's search attributes and dynamic config)
  *   nats1…3   a NATS cluster with JetStream (routes between the three; the stream at 3 replicas)
- *   worker1…2 a worker each (node dist/worker/main.js: imports, e-mails, the outbox relay)
- *   api1…2    an API each (node dist/api/main.js)
+ *   worker1…2 a worker each (node dist/worker/main.js: imports, e-mails, the outbox relay), supervised
+ *   api1…2    an API each (node dist/api/main.js), supervised
  *   lb        HAProxy in front of the two APIs, health-checking /readyz
  *   smtp      the SMTP sink (test/hosts/smtpSink.ts)
  * scripts/hosts.sh finds the binaries and passes them in HOSTS_* variables.
@@ -57,24 +57,51 @@ export async function waitForPort(ip: string, port: number, timeoutMs: number, w
   }
 }
 
-/** One service on one host: started (and started again after a kill) with the same command. */
+/** Set once the harness tears the hosts down: no supervised service is started again after that. */
+let tearingDown = false;
+export function stopSupervising(): void {
+  tearingDown = true;
+}
+
+/**
+ * One service on one host: started (and started again after a kill) with the same command. A
+ * supervised one (the workers and APIs) is started again a second after it exits, whatever the
+ * reason, as systemd's `Restart=always` or a container orchestrator would: a worker that leaves
+ * because it cannot reach PostgreSQL (WORKER_DB_UNREACHABLE_EXIT_MS) comes back this way.
+ */
 export class Service {
   child: ChildProcess | null = null;
+  /** How many times the supervisor started it again after an exit. */
+  restarts = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
   constructor(
     readonly name: string,
     readonly host: Host,
     private readonly argv: string[],
     private readonly env: NodeJS.ProcessEnv,
     readonly logFile: string,
+    private readonly supervised = false,
   ) {}
 
   start(): void {
+    if (this.running || this.restartTimer) return;
     const out = fs.openSync(this.logFile, 'a');
     fs.appendFileSync(this.logFile, `\n--- [hosts] ${new Date().toISOString()} starting ${this.name} on ${this.host.ns} (${this.host.ip}) ---\n`);
     // `ip netns exec` enters the namespace and execs the command: the child's pid is the service's.
-    this.child = spawn('ip', ['netns', 'exec', this.host.ns, ...this.argv], { env: this.env, stdio: ['ignore', out, out] });
+    const child = spawn('ip', ['netns', 'exec', this.host.ns, ...this.argv], { env: this.env, stdio: ['ignore', out, out] });
+    this.child = child;
     fs.closeSync(out);
-    this.child.on('error', () => undefined);
+    child.on('error', () => undefined);
+    child.on('exit', (code, signal) => {
+      if (!this.supervised || tearingDown || this.child !== child) return;
+      fs.appendFileSync(this.logFile, `\n--- [hosts] ${new Date().toISOString()} ${this.name} exited (${signal ?? code}); the supervisor starts it again in 1 s ---\n`);
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = null;
+        if (tearingDown) return;
+        this.restarts++;
+        this.start();
+      }, 1000);
+    });
   }
 
   get running(): boolean {
@@ -116,8 +143,8 @@ export async function startStack(work: string, say: (line: string) => void): Pro
   const logs = path.join(work, 'logs');
   fs.mkdirSync(logs, { recursive: true });
   const services = new Map<string, Service>();
-  const add = (name: string, h: Host, argv: string[], env: NodeJS.ProcessEnv = process.env) => {
-    const s = new Service(name, h, argv, env, path.join(logs, `${name}.log`));
+  const add = (name: string, h: Host, argv: string[], env: NodeJS.ProcessEnv = process.env, supervised = false) => {
+    const s = new Service(name, h, argv, env, path.join(logs, `${name}.log`), supervised);
     services.set(name, s);
     s.start();
     return s;
@@ -215,11 +242,11 @@ export async function startStack(work: string, say: (line: string) => void): Pro
 
   const svcEnv = serviceProcessEnv(env);
   for (const name of ['worker1', 'worker2'] as const) {
-    add(name, host(name), [process.execPath, ...workerNodeOptions(env), path.join(DIST, 'worker', 'main.js')], svcEnv);
+    add(name, host(name), [process.execPath, ...workerNodeOptions(env), path.join(DIST, 'worker', 'main.js')], svcEnv, true);
   }
   for (const name of ['api1', 'api2'] as const) {
     const h = host(name);
-    add(name, h, [process.execPath, ...apiNodeOptions(env), path.join(DIST, 'api', 'main.js')], { ...svcEnv, HOST: h.ip, PORT: String(PORTS.api) });
+    add(name, h, [process.execPath, ...apiNodeOptions(env), path.join(DIST, 'api', 'main.js')], { ...svcEnv, HOST: h.ip, PORT: String(PORTS.api) }, true);
   }
   for (const name of ['api1', 'api2'] as const) await waitForPort(host(name).ip, PORTS.api, 60_000, name);
 

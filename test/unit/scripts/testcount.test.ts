@@ -34,6 +34,11 @@ describe('the closing count line of npm test (scripts/lib/testcount.js)', () => 
     expect(r).toEqual({ line: '54 passed, 0 failed\n', code: 0 });
   });
 
+  it("adds the hosts harness's scenarios", () => {
+    const r = count({ checks: 'typecheck 0\n', 'jest.json': jestReport(3, 0), 'hosts.log': '| leader-cut | 100 |\nhosts: 1 passed, 1 failed (logs in data/hosts/last-failure)\n' });
+    expect(r).toEqual({ line: '5 passed, 1 failed\n', code: 1 });
+  });
+
   it('adds skipped only when jest skipped tests', () => {
     expect(count({ checks: 'typecheck 0\n', 'jest.json': jestReport(3, 0, 2) })).toEqual({ line: '4 passed, 0 failed, 2 skipped\n', code: 0 });
   });

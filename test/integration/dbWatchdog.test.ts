@@ -1,0 +1,62 @@
+import { createTestDatabase, TestDatabase } from '../support/db';
+import { startSilentProxy, SilentProxy } from '../support/silentProxy';
+import { DatabaseWatchdog } from '../../db/watchdog';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The worker's PostgreSQL watchdog (db/watchdog.ts) on the real server: quiet while PostgreSQL
+ * answers, and once it stops answering (a silent link: nothing closed, nothing answered) it says
+ * so once, after the configured time and within one probe more.
+ */
+describe('the PostgreSQL watchdog', () => {
+  let t: TestDatabase;
+  let proxy: SilentProxy;
+  let url: string;
+  const dogs: DatabaseWatchdog[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    const u = new URL(t.url);
+    proxy = await startSilentProxy(u.hostname, Number(u.port || 5432));
+    u.host = proxy.address;
+    url = u.toString();
+  });
+  afterAll(async () => {
+    for (const d of dogs) d.stop();
+    proxy.heal();
+    await proxy.close();
+    await t.drop();
+  });
+
+  it('stays quiet while PostgreSQL answers, and fires once when it falls silent', async () => {
+    const fired: { silentMs: number; at: number; lastError: string | null }[] = [];
+    const dog = new DatabaseWatchdog({ databaseUrl: url, unreachableMs: 1500, probeIntervalMs: 250, onUnreachable: (silentMs, lastError) => fired.push({ silentMs, lastError, at: Date.now() }) });
+    dogs.push(dog);
+    dog.start();
+    await sleep(3000);
+    expect(fired).toEqual([]);
+    expect(dog.silentMs()).toBeLessThan(1000);
+
+    proxy.silence();
+    const silentAt = Date.now();
+    await sleep(4000);
+    expect(fired).toHaveLength(1);
+    const f = fired[0]!;
+    expect(f.silentMs).toBeGreaterThan(1500);
+    // The last good probe was at most one interval before the silence; the check runs after a probe
+    // that may itself wait one interval.
+    expect(f.at - silentAt).toBeLessThan(1500 + 3 * 250 + 500);
+    expect(f.lastError).toEqual(expect.stringMatching(/timeout|terminated|Connection/i));
+    proxy.heal();
+  });
+
+  it('does nothing when turned off (0)', async () => {
+    let fired = 0;
+    const dog = new DatabaseWatchdog({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none', unreachableMs: 0, onUnreachable: () => fired++ });
+    dogs.push(dog);
+    dog.start();
+    await sleep(500);
+    expect(fired).toBe(0);
+  });
+});
