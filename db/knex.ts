@@ -27,11 +27,16 @@ export type Db = Knex;
  */
 export const SESSION_PEER_OPTIONS = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=25000 -c idle_in_transaction_session_timeout=20000';
 
+/** How long one connection attempt of the pool may take (docs/scaling.md, "Every network call"). */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 export function createDb(url: string, poolMax = 10): Db {
   return knexFactory({
     client: 'pg',
     // node-postgres lets the URL's own parameters (options among them) win over these.
-    connection: { connectionString: url, options: SESSION_PEER_OPTIONS },
+    // A connection attempt to a silent server gives up after 10 s (the kernel's own SYN retries
+    // take ~2 min); an established one has TCP keepalives from 10 s of silence on.
+    connection: { connectionString: url, options: SESSION_PEER_OPTIONS, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 },
     pool: { min: 0, max: poolMax },
     migrations: { migrationSource: new DirectoryMigrationSource(), tableName: 'knex_migrations' },
   });

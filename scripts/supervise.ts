@@ -230,8 +230,8 @@ function watchDrain(r: Rollout, supervisor: Supervisor, groups: Map<string, stri
 async function main(): Promise<void> {
   const program = new Command('supervise')
     .description('Run the API and the worker processes, restarting any that exits (exponential backoff 1 s … 30 s, reset after 30 s up); SIGINT/SIGTERM stops them all gracefully.')
-    .option('--workers <n>', 'worker processes', positive(64), 1)
-    .option('--api-replicas <m>', 'API processes; replica i listens on PORT + i - 1', positive(64), 1)
+    .option('--workers <n>', 'worker processes (0: none, an API host)', (v: string) => (v === '0' ? 0 : positive(64)(v)), 1)
+    .option('--api-replicas <m>', 'API processes; replica i listens on PORT + i - 1 (0: none, a worker host)', (v: string) => (v === '0' ? 0 : positive(64)(v)), 1)
     .option('--run-dir <dir>', 'pid files <name>.pid of the running children', 'data/run')
     .option('--log-dir <dir>', 'log files <name>.log of the children, and supervisor.log', 'data/logs')
     .option('--stop-grace <seconds>', 'time between SIGTERM and SIGKILL when stopping', positive(3600), DEFAULT_STOP_GRACE_MS / 1000)
@@ -242,6 +242,7 @@ async function main(): Promise<void> {
     .option('--no-promote', 'never make this build current by itself: only warn')
     .parse();
   const o = program.opts<{ workers: number; apiReplicas: number; runDir: string; logDir: string; stopGrace: number; rollout?: boolean; buildsDir: string; oldWorkers: number; runBuild: string[]; promote: boolean }>();
+  if (o.workers + o.apiReplicas === 0) program.error('error: nothing to run: --workers and --api-replicas are both 0');
   fs.mkdirSync(o.logDir, { recursive: true });
   fs.mkdirSync(o.runDir, { recursive: true });
   const ownLog = path.join(o.logDir, 'supervisor.log');

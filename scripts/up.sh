@@ -9,7 +9,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/up.sh [--local-services] [--workers N] [--api-replicas M]
+Usage: scripts/up.sh [--local-services] [--workers N] [--api-replicas M] [--role all|api|worker]
                      [--old-workers N] [--run-build ID]... [--no-promote] [--help]
 
 Brings up PostgreSQL, NATS (JetStream) and the Temporal dev server when they are not already
@@ -30,6 +30,11 @@ Pid files: data/run/<name>.pid (api-1, worker-1, ..., supervisor); logs: data/lo
                     Worker i serves its metrics on WORKER_METRICS_PORT + 2(i-1) (default 9464)
                     and the SDK's on the port after it; a taken port falls back to a free one.
   --api-replicas M  Run M API processes (default 1); replica i listens on PORT + i - 1.
+  --role ROLE       all (default): everything above on this machine. api or worker: one host of
+                    several (docs/scaling.md, "Running each role on its own host"): only that
+                    role's processes, supervised, and no server started — DATABASE_URL, NATS_URL,
+                    TEMPORAL_ADDRESS (and SMTP_URL for a worker) must name the other hosts; the
+                    database is migrated (no demo data).
   --old-workers N   Worker processes per older build that still has open imports (default 1;
                     0: start none, only warn). See "Deploys" below.
   --run-build ID    Also run the workers of the kept build ID (data/builds/ID/), whatever is
@@ -59,6 +64,7 @@ USAGE
 }
 
 FORCE_LOCAL="${DATA_IMPORT_LOCAL_SERVICES:-0}"
+ROLE=all
 WORKERS=1
 API_REPLICAS=1
 OLD_WORKERS=1
@@ -69,6 +75,7 @@ while (($#)); do
     --workers) WORKERS="${2:-}"; (($# > 1)) && shift ;;
     --workers=*) WORKERS="${1#*=}" ;;
     --api-replicas) API_REPLICAS="${2:-}"; (($# > 1)) && shift ;;
+    --role) ROLE="${2:-}"; (($# > 1)) && shift ;;
     --api-replicas=*) API_REPLICAS="${1#*=}" ;;
     --old-workers) OLD_WORKERS="${2:-}"; (($# > 1)) && shift ;;
     --old-workers=*) OLD_WORKERS="${1#*=}" ;;
@@ -83,6 +90,15 @@ done
 [[ "$WORKERS" =~ ^[1-9][0-9]*$ ]] || die "--workers expects a positive integer, got '$WORKERS'"
 [[ "$API_REPLICAS" =~ ^[1-9][0-9]*$ ]] || die "--api-replicas expects a positive integer, got '$API_REPLICAS'"
 [[ "$OLD_WORKERS" =~ ^[0-9]+$ ]] || die "--old-workers expects an integer (0 or more), got '$OLD_WORKERS'"
+[[ "$ROLE" =~ ^(all|api|worker)$ ]] || die "--role expects all, api or worker, got '$ROLE'"
+if [[ "$ROLE" != all ]]; then
+  # One host of several: the servers are the other hosts', named in the environment.
+  missing=()
+  for v in DATABASE_URL NATS_URL TEMPORAL_ADDRESS; do [[ -n "${!v:-}" ]] || missing+=("$v"); done
+  [[ "$ROLE" == worker && -z "${SMTP_URL:-}" ]] && missing+=(SMTP_URL)
+  ((${#missing[@]} == 0)) || die "--role $ROLE starts no server: set ${missing[*]} to the other hosts' (docs/scaling.md, \"Running each role on its own host\")"
+  [[ "$FORCE_LOCAL" == 1 ]] && die "--role $ROLE and --local-services do not go together: a role host uses the servers of the environment"
+fi
 
 SUPERVISOR_PID=""
 # The supervisor first (it gives the services their grace period and SIGKILLs what stays),
@@ -107,7 +123,7 @@ DATA="$ROOT/data"
 mkdir -p "$DATA"
 export HOST="${HOST:-127.0.0.1}" PORT="${PORT:-8000}"
 
-if curl -fsS "http://$HOST:$PORT/healthz" >/dev/null 2>&1; then
+if [[ "$ROLE" != worker ]] && curl -fsS "http://$HOST:$PORT/healthz" >/dev/null 2>&1; then
   say "the API already answers on http://$HOST:$PORT: nothing to start (stop it first to restart)"
   trap - EXIT INT TERM
   exit 0
@@ -115,51 +131,94 @@ fi
 
 ensure_node_modules
 
-ensure_postgres "$FORCE_LOCAL" "$DATA"
-if [[ "$FORCE_LOCAL" == 1 || -z "${DATABASE_URL:-}" ]]; then
-  export DATABASE_URL="$DATABASE_BASE_URL/data_import"
-fi
-export DATABASE_URL
-
-ensure_nats "$FORCE_LOCAL" "$DATA"
-export NATS_URL
-
-if [[ -n "${TEMPORAL_ADDRESS:-}" ]]; then
-  say "Temporal: using TEMPORAL_ADDRESS ($TEMPORAL_ADDRESS)"
-  TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-(the Web UI of your Temporal deployment)}"
-else
-  export TEMPORAL_ADDRESS="127.0.0.1:7233"
-  if port_open 127.0.0.1 7233; then
-    say "Temporal: a server already answers on 127.0.0.1:7233"
-  else
-    mkdir -p "$ROOT/data/temporal"
-    start_temporal_dev 7233 8233 "$ROOT/data/temporal/temporal.db" "$ROOT/data/temporal/server.log"
-    say "started the Temporal dev server on 127.0.0.1:7233 (Web UI http://127.0.0.1:8233), state in data/temporal/temporal.db"
+if [[ "$ROLE" == all ]]; then
+  ensure_postgres "$FORCE_LOCAL" "$DATA"
+  if [[ "$FORCE_LOCAL" == 1 || -z "${DATABASE_URL:-}" ]]; then
+    export DATABASE_URL="$DATABASE_BASE_URL/data_import"
   fi
-  TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-http://127.0.0.1:8233}"
+  export DATABASE_URL
+
+  ensure_nats "$FORCE_LOCAL" "$DATA"
+  export NATS_URL
+
+  if [[ -n "${TEMPORAL_ADDRESS:-}" ]]; then
+    say "Temporal: using TEMPORAL_ADDRESS ($TEMPORAL_ADDRESS)"
+    TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-(the Web UI of your Temporal deployment)}"
+  else
+    export TEMPORAL_ADDRESS="127.0.0.1:7233"
+    if port_open 127.0.0.1 7233; then
+      say "Temporal: a server already answers on 127.0.0.1:7233"
+    else
+      mkdir -p "$ROOT/data/temporal"
+      start_temporal_dev 7233 8233 "$ROOT/data/temporal/temporal.db" "$ROOT/data/temporal/server.log"
+      say "started the Temporal dev server on 127.0.0.1:7233 (Web UI http://127.0.0.1:8233), state in data/temporal/temporal.db"
+    fi
+    TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-http://127.0.0.1:8233}"
+  fi
+  export TEMPORAL_UI_URL
+  ensure_mail_sink "$DATA" "${MAIL_SINK_SMTP_PORT:-1025}" "${MAIL_SINK_WEB_PORT:-1080}"
+  export SMTP_URL
+  register_search_attributes "$TEMPORAL_ADDRESS" "${TEMPORAL_NAMESPACE:-default}"
+else
+  say "role $ROLE: PostgreSQL, NATS and Temporal of the environment (DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS); no server started here"
+  export DATABASE_URL NATS_URL TEMPORAL_ADDRESS
+  [[ -n "${SMTP_URL:-}" ]] && export SMTP_URL
+  TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-(the Web UI of your Temporal deployment)}"
+  export TEMPORAL_UI_URL
 fi
-export TEMPORAL_UI_URL
-ensure_mail_sink "$DATA" "${MAIL_SINK_SMTP_PORT:-1025}" "${MAIL_SINK_WEB_PORT:-1080}"
-export SMTP_URL
-register_search_attributes "$TEMPORAL_ADDRESS" "${TEMPORAL_NAMESPACE:-default}"
 
 say "building (TypeScript → dist/, workflow bundle)"
 (cd "$ROOT" && npm run --silent build)
 # Kept, so that after the next code change this build's workers can still run its open imports.
 BUILD_ID="$(node "$ROOT/dist/scripts/release.js" keep --builds-dir "$ROOT/data/builds" | sed -n 's/^BUILD_ID=//p')"
 
-say "migrating the database and seeding demo data"
-SETUP_OUT="$(cd "$ROOT" && node dist/scripts/setup.js --demo)"
+if [[ "$ROLE" == all ]]; then
+  say "migrating the database and seeding demo data"
+  SETUP_OUT="$(cd "$ROOT" && node dist/scripts/setup.js --demo)"
+else
+  # Every host may run it: the migrations take a lock, the second finds them done.
+  say "migrating the database (no demo data on a role host)"
+  SETUP_OUT="$(cd "$ROOT" && node dist/scripts/setup.js)"
+fi
 
 mkdir -p "$DATA/logs" "$DATA/run"
 # The supervisor restarts a service process that exits; WORKER_NODE_OPTIONS (node flags of the
 # workers) and every other variable reach the services through its environment. --rollout: it
 # runs older builds that still have open imports and checks which build is current (above).
 rm -f "$DATA/run/rollout.txt"
-node "$ROOT/dist/scripts/supervise.js" --workers "$WORKERS" --api-replicas "$API_REPLICAS" \
-  --run-dir "$DATA/run" --log-dir "$DATA/logs" \
-  --rollout --builds-dir "$ROOT/data/builds" --old-workers "$OLD_WORKERS" ${ROLLOUT_ARGS[@]+"${ROLLOUT_ARGS[@]}"} &
+SUPERVISE_ARGS=(--workers "$WORKERS" --api-replicas "$API_REPLICAS" --rollout --builds-dir "$ROOT/data/builds" --old-workers "$OLD_WORKERS" ${ROLLOUT_ARGS[@]+"${ROLLOUT_ARGS[@]}"})
+[[ "$ROLE" == api ]] && SUPERVISE_ARGS=(--workers 0 --api-replicas "$API_REPLICAS")
+[[ "$ROLE" == worker ]] && SUPERVISE_ARGS[3]=0
+node "$ROOT/dist/scripts/supervise.js" "${SUPERVISE_ARGS[@]}" --run-dir "$DATA/run" --log-dir "$DATA/logs" &
 SUPERVISOR_PID=$!
+PROCESS_WORKERS="$WORKERS"
+[[ "$ROLE" == api ]] && PROCESS_WORKERS="0 (role api: the worker hosts run them)"
+
+if [[ "$ROLE" == worker ]]; then
+  # A worker host: no API here to wait for; the rollout check says once the workers registered.
+  for _ in $(seq 1 600); do
+    [[ -f "$DATA/run/rollout.txt" ]] && break
+    kill -0 "$SUPERVISOR_PID" 2>/dev/null || break
+    sleep 0.2
+  done
+  kill -0 "$SUPERVISOR_PID" 2>/dev/null || die "the supervisor exited; see $DATA/logs/supervisor.log"
+  say "ready in $(($(date +%s) - T0)) s"
+  cat <<INFO
+
+  Role           worker: $WORKERS worker process(es), supervised (pid files in $DATA/run, logs in $DATA/logs)
+  Servers        DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS, SMTP_URL of the environment
+  Build          $BUILD_ID (kept in data/builds/$BUILD_ID/)
+$(sed 's/^/  /' "$DATA/run/rollout.txt" 2>/dev/null)
+
+  Press Ctrl-C to stop.
+INFO
+  if wait "$SUPERVISOR_PID"; then
+    SUPERVISOR_PID=""
+    exit 0
+  fi
+  SUPERVISOR_PID=""
+  die "the supervisor exited; see $DATA/logs/supervisor.log"
+fi
 
 for _ in $(seq 1 300); do
   curl -fsS "http://$HOST:$PORT/readyz" >/dev/null 2>&1 && break
@@ -168,21 +227,22 @@ done
 curl -fsS "http://$HOST:$PORT/readyz" >/dev/null 2>&1 || { tail -n 20 "$DATA/logs/api-1.log" "$DATA/logs/worker-1.log" >&2; die "the API did not become ready"; }
 
 API_KEY="$(printf '%s\n' "$SETUP_OUT" | sed -n 's/^API_KEY=//p')"
-# What the supervisor decided about the builds (written once this build's workers registered).
+# What the supervisor decided about the builds (written once this build's workers registered;
+# an API host runs none).
 for _ in $(seq 1 600); do
-  [[ -f "$DATA/run/rollout.txt" ]] && break
+  [[ "$ROLE" == api || -f "$DATA/run/rollout.txt" ]] && break
   kill -0 "$SUPERVISOR_PID" 2>/dev/null || break
   sleep 0.2
 done
-BUILDS_INFO="$(cat "$DATA/run/rollout.txt" 2>/dev/null || echo '(not checked yet: bin/data-import deploy status)')"
+BUILDS_INFO="$(cat "$DATA/run/rollout.txt" 2>/dev/null || echo '(not checked here: bin/data-import deploy status)')"
 say "ready in $(($(date +%s) - T0)) s"
 cat <<INFO
 
   API            http://$HOST:$PORT          (readiness: /readyz, metrics: /metrics, OpenAPI: /openapi.json)
   Temporal UI    $TEMPORAL_UI_URL
   Operations     http://${OPS_BIND:-127.0.0.1:8001}/   (the migration lead's page: counts, rate, errors; OPS_BIND=off disables it)
-  Mail inbox     $MAIL_INBOX_URL   (customer e-mails; turn them on: bin/data-import import-suppliers configure DEMO_ENERGY --send-customer-emails)
-  Processes      $API_REPLICAS API (port $PORT$( ((API_REPLICAS > 1)) && echo "-$((PORT + API_REPLICAS - 1))")), $WORKERS worker(s), supervised: pid files in $DATA/run
+  Mail inbox     ${MAIL_INBOX_URL:-(SMTP_URL of the worker hosts)}   (customer e-mails; turn them on: bin/data-import import-suppliers configure DEMO_ENERGY --send-customer-emails)
+  Processes      $API_REPLICAS API (port $PORT$( ((API_REPLICAS > 1)) && echo "-$((PORT + API_REPLICAS - 1))")), $PROCESS_WORKERS worker(s), supervised: pid files in $DATA/run
   Logs           $DATA/logs/api-1.log, $DATA/logs/worker-1.log, ... and supervisor.log (restarts)
   Build          $BUILD_ID (kept in data/builds/$BUILD_ID/); builds: bin/data-import deploy status
   Demo API key   ${API_KEY:-(kept from an earlier run; issue another: bin/data-import api-keys issue --organisation DEMO)}
