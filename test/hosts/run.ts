@@ -35,7 +35,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { Client, Connection } from '@temporalio/client';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { Knex } from 'knex';
@@ -412,10 +412,16 @@ async function main(): Promise<number> {
   const program = new Command('hosts')
     .description('The service on several hosts (network namespaces); faults applied to a host at seeded random moments of a real migration; the invariants and the stall figures checked.')
     .option('--accounts <n>', "accounts in each scenario's book", int(1, 100_000), 150)
-    .option('--scenarios <list>', `comma-separated, from ${SCENARIOS.join(',')}`, (v) => v.split(',').map((s) => {
-      if (!SCENARIOS.includes(s as Scenario)) throw new InvalidArgumentError(`unknown scenario ${s}`);
-      return s as Scenario;
-    }), [...SCENARIOS])
+    .addOption(
+      new Option('--scenarios <list>', `comma-separated, from ${SCENARIOS.join(', ')}`)
+        .argParser((v) =>
+          v.split(',').map((s) => {
+            if (!SCENARIOS.includes(s as Scenario)) throw new InvalidArgumentError(`unknown scenario ${s}`);
+            return s as Scenario;
+          }),
+        )
+        .default([...SCENARIOS], 'all ten'),
+    )
     .option('--cut <seconds>', 'how long a worker host stays cut off (leader-cut, worker-pg-cut, worker-temporal-cut, worker-nats-cut)', int(1, 3600), 75)
     .option('--freeze <seconds>', 'how long the worker host stays frozen in worker-freeze', int(1, 3600), 75)
     .option('--api-cut <seconds>', 'how long the API host stays cut off in api-cut', int(1, 3600), 30)
