@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { destroyPgClient } from '../lib/pgClient';
 
 export interface WatchdogOptions {
   databaseUrl: string;
@@ -93,13 +94,10 @@ export class DatabaseWatchdog {
     await this.client.query('SELECT 1');
   }
 
-  /** Drops the probe session's socket at once: a polite end waits for a server that may never answer. */
+  /** Gives the probe session up at once (a polite end waits for a server that may never answer). */
   private drop(): void {
     const c = this.client;
     this.client = null;
-    if (!c) return;
-    const stream = (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
-    stream?.destroy();
-    c.end().catch(() => undefined);
+    if (c) destroyPgClient(c);
   }
 }

@@ -22,7 +22,7 @@ export interface DeliveryDeps {
   /** Waits (cancellably, in an activity). */
   sleep?: (ms: number) => Promise<void>;
   /** SMTP_TIMEOUT_MS: the send's transaction may stay idle for this long plus 10 s (below). */
-  smtpTimeoutMs?: number;
+  smtpTimeoutMs: number;
 }
 
 export interface DeliveryResult {
@@ -44,8 +44,6 @@ export class SenderNotConfiguredError extends Error {
 
 /** The least lateness tolerated at high rates, where one interval is shorter than a timer's jitter. */
 const LATE_TOLERANCE_MIN_MS = 200;
-/** SMTP_TIMEOUT_MS's default (lib/config.ts), for callers that do not pass it. */
-const DEFAULT_SMTP_TIMEOUT_MS = 30_000;
 /**
  * How much longer than SMTP_TIMEOUT_MS a send's transaction may stay idle: a relay silent for
  * SMTP_TIMEOUT_MS fails the send anyway; one that trickles on for longer has its transaction
@@ -113,7 +111,7 @@ export async function deliverAccountEmails(d: DeliveryDeps, accountNumber: strin
   const now = d.now ?? (() => new Date());
   const sleep = d.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const result: DeliveryResult = { sent: 0, bounced: 0, deferred: 0, lastDeferredCode: null };
-  const sendIdleMs = Math.floor((d.smtpTimeoutMs ?? DEFAULT_SMTP_TIMEOUT_MS) + SEND_IDLE_MARGIN_MS);
+  const sendIdleMs = Math.floor(d.smtpTimeoutMs + SEND_IDLE_MARGIN_MS);
   const queued = await listEmails(d.db, { accountNumber, status: 'QUEUED' }, 1000);
   if (queued.length === 0) return result;
   const supplier = await getSupplier(d.db, queued[0]!.importSupplier ?? '');

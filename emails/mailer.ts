@@ -3,7 +3,9 @@ import type { Config } from '../lib/config';
 import { createMailTransport } from './transport';
 import { TemplateRenderer } from './templates';
 
-/** The relay and the templates of the configuration: what a worker (or the CLI) sends with. */
+/** The relay, its timeout and the templates of the configuration: what a worker (or the CLI) sends with. */
 export function createMailer(c: Config['email']) {
-  return { transport: createMailTransport(c), renderer: new TemplateRenderer(path.resolve(c.templatesDir)), timeoutMs: c.smtpTimeoutMs };
+  return { transport: createMailTransport(c), renderer: new TemplateRenderer(path.resolve(c.templatesDir)), smtpTimeoutMs: c.smtpTimeoutMs };
 }
+
+export type Mailer = ReturnType<typeof createMailer>;

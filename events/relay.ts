@@ -7,6 +7,7 @@ import type { NatsConnection } from './nats';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
 import { HEADER_MSG_ID, HEADER_TYPE, HEADER_VERSION } from './envelope';
+import { destroyPgClient } from '../lib/pgClient';
 
 export interface RelayOptions {
   db: Knex;
@@ -172,9 +173,8 @@ export class OutboxRelay {
     this.standDownUntil = performance.now() + 2 * this.leaseMs;
     this.lose(`no event could be published for ${failingMs} ms (longer than the lease): another relay may reach NATS`);
     this.o.metrics?.relayStepDowns.inc();
-    const nc = this.o.nc as NatsConnection & { reconnect?: () => Promise<void> };
-    if (!nc.isClosed() && typeof nc.reconnect === 'function') {
-      nc.reconnect().catch((err: unknown) => this.o.log.warn({ err: String(err) }, 'outbox relay: NATS reconnect after the step-down failed'));
+    if (!this.o.nc.isClosed()) {
+      this.o.nc.reconnect().catch((err: unknown) => this.o.log.warn({ err: String(err) }, 'outbox relay: NATS reconnect after the step-down failed'));
     }
   }
 
@@ -186,7 +186,7 @@ export class OutboxRelay {
     this.listener = null;
     this.leader = false;
     this.heartbeatInFlight = false;
-    destroyClient(c);
+    destroyPgClient(c);
     this.wake?.();
   }
 
@@ -237,7 +237,7 @@ export class OutboxRelay {
           await this.sleep(Math.min(this.backoffMs, this.leaseMs / 2));
           continue;
         }
-        if (published > 0) this.failingSince = null;
+        this.failingSince = null;
         this.backoffMs = 0;
         if (fetched === this.o.batchSize) continue;
         await this.sleep(this.o.pollIntervalMs);
@@ -276,7 +276,7 @@ export class OutboxRelay {
         await c.connect();
         await c.query('LISTEN outbox');
       } catch (err) {
-        destroyClient(c);
+        destroyPgClient(c);
         throw err;
       }
       this.listener = c;
@@ -320,7 +320,7 @@ export class OutboxRelay {
       const ended = c.end().catch(() => undefined);
       const timer = new Promise<void>((resolve) => setTimeout(resolve, this.heartbeatMs).unref());
       await Promise.race([ended, timer]);
-      destroyClient(c);
+      destroyPgClient(c);
     }
   }
 
@@ -445,11 +445,4 @@ async function endWith<T>(span: Span, p: Promise<T>): Promise<T> {
   } finally {
     span.end();
   }
-}
-
-/** Drops a client's socket at once: `end()` waits for a server that may never answer. */
-function destroyClient(c: pg.Client): void {
-  const stream = (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
-  stream?.destroy();
-  c.end().catch(() => undefined);
 }

@@ -186,21 +186,41 @@ mkdir -p "$DATA/logs" "$DATA/run"
 # workers) and every other variable reach the services through its environment. --rollout: it
 # runs older builds that still have open imports and checks which build is current (above).
 rm -f "$DATA/run/rollout.txt"
-SUPERVISE_ARGS=(--workers "$WORKERS" --api-replicas "$API_REPLICAS" --rollout --builds-dir "$ROOT/data/builds" --old-workers "$OLD_WORKERS" ${ROLLOUT_ARGS[@]+"${ROLLOUT_ARGS[@]}"})
-[[ "$ROLE" == api ]] && SUPERVISE_ARGS=(--workers 0 --api-replicas "$API_REPLICAS")
-[[ "$ROLE" == worker ]] && SUPERVISE_ARGS[3]=0
+ROLLOUT=(--rollout --builds-dir "$ROOT/data/builds" --old-workers "$OLD_WORKERS" ${ROLLOUT_ARGS[@]+"${ROLLOUT_ARGS[@]}"})
+case "$ROLE" in
+  api) SUPERVISE_ARGS=(--workers 0 --api-replicas "$API_REPLICAS") ;;
+  worker) SUPERVISE_ARGS=(--workers "$WORKERS" --api-replicas 0 "${ROLLOUT[@]}") ;;
+  *) SUPERVISE_ARGS=(--workers "$WORKERS" --api-replicas "$API_REPLICAS" "${ROLLOUT[@]}") ;;
+esac
 node "$ROOT/dist/scripts/supervise.js" "${SUPERVISE_ARGS[@]}" --run-dir "$DATA/run" --log-dir "$DATA/logs" &
 SUPERVISOR_PID=$!
 PROCESS_WORKERS="$WORKERS"
 [[ "$ROLE" == api ]] && PROCESS_WORKERS="0 (role api: the worker hosts run them)"
 
-if [[ "$ROLE" == worker ]]; then
-  # A worker host: no API here to wait for; the rollout check says once the workers registered.
+# What the supervisor decided about the builds: written once this build's workers registered
+# (bounded: 120 s, or until the supervisor is gone).
+wait_for_rollout_note() {
   for _ in $(seq 1 600); do
     [[ -f "$DATA/run/rollout.txt" ]] && break
     kill -0 "$SUPERVISOR_PID" 2>/dev/null || break
     sleep 0.2
   done
+}
+
+# The supervisor runs until Ctrl-C / SIGTERM. A Ctrl-C reaches it too, and it then stops the
+# services and exits 0 (possibly before this shell runs its trap): the EXIT trap stops the rest.
+run_until_supervisor_exits() {
+  if wait "$SUPERVISOR_PID"; then
+    SUPERVISOR_PID=""
+    exit 0
+  fi
+  SUPERVISOR_PID=""
+  die "the supervisor exited; see $DATA/logs/supervisor.log"
+}
+
+if [[ "$ROLE" == worker ]]; then
+  # A worker host: no API here to wait for.
+  wait_for_rollout_note
   kill -0 "$SUPERVISOR_PID" 2>/dev/null || die "the supervisor exited; see $DATA/logs/supervisor.log"
   say "ready in $(($(date +%s) - T0)) s"
   cat <<INFO
@@ -212,12 +232,7 @@ $(sed 's/^/  /' "$DATA/run/rollout.txt" 2>/dev/null)
 
   Press Ctrl-C to stop.
 INFO
-  if wait "$SUPERVISOR_PID"; then
-    SUPERVISOR_PID=""
-    exit 0
-  fi
-  SUPERVISOR_PID=""
-  die "the supervisor exited; see $DATA/logs/supervisor.log"
+  run_until_supervisor_exits
 fi
 
 for _ in $(seq 1 300); do
@@ -227,13 +242,8 @@ done
 curl -fsS "http://$HOST:$PORT/readyz" >/dev/null 2>&1 || { tail -n 20 "$DATA/logs/api-1.log" "$DATA/logs/worker-1.log" >&2; die "the API did not become ready"; }
 
 API_KEY="$(printf '%s\n' "$SETUP_OUT" | sed -n 's/^API_KEY=//p')"
-# What the supervisor decided about the builds (written once this build's workers registered;
-# an API host runs none).
-for _ in $(seq 1 600); do
-  [[ "$ROLE" == api || -f "$DATA/run/rollout.txt" ]] && break
-  kill -0 "$SUPERVISOR_PID" 2>/dev/null || break
-  sleep 0.2
-done
+# An API host runs no worker: nothing to wait for.
+[[ "$ROLE" == api ]] || wait_for_rollout_note
 BUILDS_INFO="$(cat "$DATA/run/rollout.txt" 2>/dev/null || echo '(not checked here: bin/data-import deploy status)')"
 say "ready in $(($(date +%s) - T0)) s"
 cat <<INFO
@@ -262,11 +272,4 @@ $(printf '%s\n' "$BUILDS_INFO" | sed 's/^/  /')
   Press Ctrl-C to stop.
 INFO
 
-# The supervisor runs until Ctrl-C / SIGTERM. A Ctrl-C reaches it too, and it then stops the
-# services and exits 0 (possibly before this shell runs its trap): the EXIT trap stops the rest.
-if wait "$SUPERVISOR_PID"; then
-  SUPERVISOR_PID=""
-  exit 0
-fi
-SUPERVISOR_PID=""
-die "the supervisor exited; see $DATA/logs/supervisor.log"
+run_until_supervisor_exits

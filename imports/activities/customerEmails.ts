@@ -12,8 +12,7 @@ import { enqueueEvents } from '../../events/outbox';
 import { postImportCompletedEvent, postImportErrorEvent } from '../events';
 import { countEmailsByStatus, countsFromJson, EMAIL_COUNTS_OF_IMPORT_ROW, type EmailStatus, failQueued, queueEmails } from '../../emails/store';
 import { deliverAccountEmails, SenderNotConfiguredError } from '../../emails/delivery';
-import type { MailTransport } from '../../emails/transport';
-import type { TemplateRenderer } from '../../emails/templates';
+import type { Mailer } from '../../emails/mailer';
 
 export const WELCOME_TEMPLATE = 'migration_welcome';
 
@@ -22,7 +21,7 @@ export interface EmailActivityDeps {
   subjectPrefix: string;
   log: Logger;
   /** The relay and the templates; a worker without them fails delivery with a stable code. */
-  mail?: { transport: MailTransport; renderer: TemplateRenderer; timeoutMs?: number };
+  mail?: Mailer;
   now?: () => Date;
 }
 
@@ -113,7 +112,7 @@ export function createEmailActivities(deps: EmailActivityDeps) {
       const ctx = Context.current();
       try {
         const r = await deliverAccountEmails(
-          { db, subjectPrefix: deps.subjectPrefix, log, now, transport: deps.mail.transport, renderer: deps.mail.renderer, smtpTimeoutMs: deps.mail.timeoutMs, heartbeat: () => ctx.heartbeat(), sleep: (ms) => ctx.sleep(ms) },
+          { db, subjectPrefix: deps.subjectPrefix, log, now, ...deps.mail, heartbeat: () => ctx.heartbeat(), sleep: (ms) => ctx.sleep(ms) },
           p.krakenIdentifier,
         );
         if (r.deferred > 0) {

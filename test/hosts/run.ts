@@ -43,7 +43,7 @@ import { createDb } from '../../db/knex';
 import { connectNats, ensureStream, type NatsConnection } from '../../events/nats';
 import { checkBook, waitForClosed, waitForQuiet } from '../faults/invariants';
 import { createHosts, cutLink, cutPeer, freeze, heal, host, Host, HostName, killAll, teardown, thaw } from './net';
-import { DIST, PORTS, ROOT, sleep, Stack, startStack, stopSupervising } from './stack';
+import { DIST, NATS_NODES, PORTS, ROOT, sleep, Stack, startStack, stopSupervising } from './stack';
 
 const SCENARIOS = ['leader-cut', 'worker-pg-cut', 'worker-temporal-cut', 'worker-nats-cut', 'worker-freeze', 'api-cut', 'nats-kill', 'nats-partition', 'nats-cut', 'pg-cut'] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -273,7 +273,6 @@ interface Fault {
 }
 
 const WORKERS: HostName[] = ['worker1', 'worker2'];
-const NATS_NODES: HostName[] = ['nats1', 'nats2', 'nats3'];
 
 /** The worker host whose session holds the relay's leader lock. */
 async function leaderWorker(db: Knex): Promise<Host | string> {
@@ -488,8 +487,7 @@ async function main(): Promise<number> {
       }
       const info = await (await jetstreamManager(nc)).streams.info(STREAM);
       say(`stream ${STREAM}: ${info.config.num_replicas} replicas, leader ${info.cluster?.leader}, replicas ${(info.cluster?.replicas ?? []).map((r) => r.name).join(', ')}`);
-      // Workers that exited at start (the cluster was not ready) are started again.
-      for (const name of ['worker1', 'worker2']) if (!stack.services.get(name)!.running) stack.restart(name);
+      // A worker that exited at start (the cluster was not ready) is started again by its supervisor.
 
       for (const scenario of o.scenarios) {
         const prefix = `H${PREFIX[scenario]}${crypto.randomBytes(2).toString('hex')}-`;

@@ -20,7 +20,7 @@ import { GATEWAY, host, Host, HostName, SUBNET_PREFIX } from './net';
 export const ROOT = path.join(__dirname, '..', '..');
 export const DIST = path.join(ROOT, 'dist');
 export const PORTS = { pg: 5432, temporal: 7233, nats: 4222, natsCluster: 6222, natsMonitor: 8222, api: 8000, lb: 8000, smtp: 2525, smtpHttp: 8025 } as const;
-const NATS_NODES: HostName[] = ['nats1', 'nats2', 'nats3'];
+export const NATS_NODES: HostName[] = ['nats1', 'nats2', 'nats3'];
 
 export function need(name: string): string {
   const v = process.env[name];

@@ -1,13 +1,10 @@
-import crypto from 'node:crypto';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { createTestDatabase, TestDatabase } from '../support/db';
-import { TEST_NATS_URL } from '../support/env';
+import type { TestDatabase } from '../support/db';
 import { eventually, silentLog } from '../support/stack';
 import { readStream } from '../support/stream';
-import { writeCompleteEvents } from '../support/outboxEvents';
+import { openRelayBed, RelayBed, unpublishedCount, writeCompleteEvents } from '../support/outboxEvents';
 import { recordingConnection } from '../support/recordingNats';
 import { startSilentProxy, SilentProxy } from '../support/silentProxy';
-import { connectNats, ensureStream, NatsConnection } from '../../events/nats';
+import type { NatsConnection } from '../../events/nats';
 import { OutboxRelay } from '../../events/relay';
 import { createDb, Db } from '../../db/knex';
 
@@ -19,6 +16,7 @@ import { createDb, Db } from '../../db/knex';
  * publishes nothing while the new one leads, and the stream holds each event once.
  */
 describe('outbox relay: a silent leader loses the leadership in bounded time', () => {
+  let bed: RelayBed;
   let t: TestDatabase;
   let nc: NatsConnection;
   let proxy: SilentProxy;
@@ -29,12 +27,8 @@ describe('outbox relay: a silent leader loses the leadership in bounded time', (
   const relays: OutboxRelay[] = [];
 
   beforeAll(async () => {
-    const id = crypto.randomBytes(4).toString('hex');
-    prefix = `s${id}`;
-    stream = `S_${id}`;
-    t = await createTestDatabase();
-    nc = await connectNats(TEST_NATS_URL, `relay-silent-${id}`);
-    await ensureStream(nc, { stream, subjectPrefix: prefix, duplicateWindowMs: 10 * 60_000, maxAgeMs: 60 * 60_000, maxBytes: -1, replicas: 1 });
+    bed = await openRelayBed('s', 'relay-silent');
+    ({ t, nc, prefix, stream } = bed);
     const u = new URL(t.url);
     proxy = await startSilentProxy(u.hostname, Number(u.port || 5432));
     u.host = proxy.address;
@@ -46,14 +40,11 @@ describe('outbox relay: a silent leader loses the leadership in bounded time', (
     for (const r of relays.splice(0)) await r.stop();
     await proxiedDb.destroy();
     await proxy.close();
-    const jsm = await jetstreamManager(nc);
-    await jsm.streams.delete(stream).catch(() => undefined);
-    await nc.close();
-    await t.drop();
+    await bed.dispose();
   });
 
   const writeImports = (imports: string[], count: number) => writeCompleteEvents(t.db, prefix, imports, count);
-  const unpublished = async () => Number((await t.db('outbox_pending').count({ n: '*' }))[0]!.n);
+  const unpublished = () => unpublishedCount(t.db);
 
   it('lets a standby take over within the default lease, and the healed leader publishes nothing more', async () => {
     const byOld: string[] = [];

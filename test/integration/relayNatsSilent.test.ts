@@ -1,13 +1,11 @@
-import crypto from 'node:crypto';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { createTestDatabase, TestDatabase } from '../support/db';
+import type { TestDatabase } from '../support/db';
 import { TEST_NATS_URL } from '../support/env';
 import { eventually, silentLog } from '../support/stack';
 import { readStream } from '../support/stream';
-import { writeCompleteEvents } from '../support/outboxEvents';
+import { openRelayBed, RelayBed, unpublishedCount, writeCompleteEvents } from '../support/outboxEvents';
 import { recordingConnection } from '../support/recordingNats';
 import { startSilentProxy, SilentProxy } from '../support/silentProxy';
-import { connectNats, ensureStream, NatsConnection } from '../../events/nats';
+import { connectNats, NatsConnection } from '../../events/nats';
 import { OutboxRelay } from '../../events/relay';
 import { createMetrics } from '../../lib/metrics';
 
@@ -19,6 +17,7 @@ import { createMetrics } from '../../lib/metrics';
  * (docs/events.md, "The relay's leader"): a standby that reaches NATS publishes, each event once.
  */
 describe('outbox relay: a leader that cannot reach NATS hands the leadership over', () => {
+  let bed: RelayBed;
   let t: TestDatabase;
   let nc: NatsConnection;
   let proxiedNc: NatsConnection;
@@ -28,28 +27,21 @@ describe('outbox relay: a leader that cannot reach NATS hands the leadership ove
   const relays: OutboxRelay[] = [];
 
   beforeAll(async () => {
-    const id = crypto.randomBytes(4).toString('hex');
-    prefix = `n${id}`;
-    stream = `N_${id}`;
-    t = await createTestDatabase();
-    nc = await connectNats(TEST_NATS_URL, `relay-nats-silent-${id}`);
-    await ensureStream(nc, { stream, subjectPrefix: prefix, duplicateWindowMs: 10 * 60_000, maxAgeMs: 60 * 60_000, maxBytes: -1, replicas: 1 });
+    bed = await openRelayBed('n', 'relay-nats-silent');
+    ({ t, nc, prefix, stream } = bed);
     const u = new URL(TEST_NATS_URL.split(',')[0]!);
     proxy = await startSilentProxy(u.hostname, Number(u.port || 4222));
-    proxiedNc = await connectNats(`nats://${proxy.address}`, `relay-nats-silent-proxied-${id}`);
+    proxiedNc = await connectNats(`nats://${proxy.address}`, `relay-nats-silent-proxied-${prefix}`);
   });
   afterAll(async () => {
     proxy.heal();
     for (const r of relays.splice(0)) await r.stop();
     await proxiedNc.close().catch(() => undefined);
     await proxy.close();
-    const jsm = await jetstreamManager(nc);
-    await jsm.streams.delete(stream).catch(() => undefined);
-    await nc.close();
-    await t.drop();
+    await bed.dispose();
   });
 
-  const unpublished = async () => Number((await t.db('outbox_pending').count({ n: '*' }))[0]!.n);
+  const unpublished = () => unpublishedCount(t.db);
 
   it('lets a standby that reaches NATS publish within the bound, each event once', async () => {
     const byOld: string[] = [];

@@ -1,12 +1,9 @@
-import crypto from 'node:crypto';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { createTestDatabase, TestDatabase } from '../support/db';
-import { TEST_NATS_URL } from '../support/env';
+import { createTestDatabase, type TestDatabase } from '../support/db';
 import { eventually, silentLog } from '../support/stack';
 import { readStream } from '../support/stream';
-import { writeCompleteEvents } from '../support/outboxEvents';
+import { openRelayBed, RelayBed, unpublishedCount, writeCompleteEvents } from '../support/outboxEvents';
 import { recordingConnection } from '../support/recordingNats';
-import { connectNats, ensureStream, NatsConnection } from '../../events/nats';
+import type { NatsConnection } from '../../events/nats';
 import { OutboxRelay, RelayOptions } from '../../events/relay';
 import { enqueueEvents, EventSchemaError } from '../../events/outbox';
 
@@ -15,6 +12,7 @@ import { enqueueEvents, EventSchemaError } from '../../events/outbox';
  * outbox mark republishes the same ids, which JetStream drops; two relays never both publish.
  */
 describe('outbox relay redelivery', () => {
+  let bed: RelayBed;
   let t: TestDatabase;
   let nc: NatsConnection;
   let prefix: string;
@@ -22,19 +20,12 @@ describe('outbox relay redelivery', () => {
   const relays: OutboxRelay[] = [];
 
   beforeEach(async () => {
-    const id = crypto.randomBytes(4).toString('hex');
-    prefix = `r${id}`;
-    stream = `R_${id}`;
-    t = await createTestDatabase();
-    nc = await connectNats(TEST_NATS_URL, `relay-test-${id}`);
-    await ensureStream(nc, { stream, subjectPrefix: prefix, duplicateWindowMs: 10 * 60_000, maxAgeMs: 60 * 60_000, maxBytes: -1, replicas: 1 });
+    bed = await openRelayBed('r', 'relay-test');
+    ({ t, nc, prefix, stream } = bed);
   });
   afterEach(async () => {
     for (const r of relays.splice(0)) await r.stop();
-    const jsm = await jetstreamManager(nc);
-    await jsm.streams.delete(stream).catch(() => undefined);
-    await nc.close();
-    await t.drop();
+    await bed.dispose();
   });
 
   /**
@@ -63,7 +54,7 @@ describe('outbox relay redelivery', () => {
   /** `count` complete events per import, each import written in its own transaction. */
   const writeImports = (imports: string[], count: number) => writeCompleteEvents(t.db, prefix, imports, count);
 
-  const unpublished = async () => Number((await t.db('outbox_pending').count({ n: '*' }))[0]!.n);
+  const unpublished = () => unpublishedCount(t.db);
 
   async function expectEachIdOnceInOutboxOrder(ids: string[]) {
     const stored = await readStream(nc, stream);
