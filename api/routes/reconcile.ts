@@ -5,7 +5,7 @@ import { assertObject, jsonBody } from '../../http/middleware/jsonBody';
 import { canAccessSupplier } from '../../http/principal';
 import { findProcesses, toApiRecord } from '../../imports/store';
 import { loadAccountsByExternal } from '../../db/stores/accountStore';
-import { accountDigest } from '../../account/canonical';
+import { accountDigests } from '../../db/stores/accountDigests';
 import { bodyChecker } from '../../platform/topUps/validate';
 import { notFound } from '../../http/errors';
 import { errorShape, v2ErrorBody } from '../../http/middleware/errorShape';
@@ -46,8 +46,9 @@ export function reconcileRouter(deps: RouterDeps): Router {
 
   // Each requested number with an import process answers its status record plus the digest of the
   // account as stored (null when no account exists: not PROCESSED); the others are in not_found,
-  // each number once, in the order of the request. One query for the processes, one per account
-  // table for the accounts.
+  // each number once, in the order of the request. One query for the processes, one for the stored
+  // digests; an account without one of this build's form is read back and hashed, and its digest
+  // stored (db/stores/accountDigests.ts), in one transaction.
   r.post('/digests/', ...body, async (ctx) => {
     assertObject(ctx.request.body);
     const b = checkDigestsBody(ctx.request.body);
@@ -57,7 +58,7 @@ export function reconcileRouter(deps: RouterDeps): Router {
     const granted = canAccessSupplier(ctx, b.import_supplier) && storable(b.import_supplier);
     const found = granted ? await findProcesses(deps.db, b.import_supplier, keys) : [];
     const withAccount = found.filter((p) => p.status === 'PROCESSED').map((p) => p.externalAccountNumber);
-    const accounts = granted ? await loadAccountsByExternal(deps.db, b.import_supplier, withAccount) : new Map();
+    const digests = granted && withAccount.length > 0 ? await deps.db.transaction((trx) => accountDigests(trx, b.import_supplier, withAccount)) : new Map<string, string>();
     const byNumber = new Map(found.map((p) => [p.externalAccountNumber, p]));
     const results = [];
     const notFoundNumbers: string[] = [];
@@ -67,8 +68,7 @@ export function reconcileRouter(deps: RouterDeps): Router {
         notFoundNumbers.push(n);
         continue;
       }
-      const account = accounts.get(n);
-      results.push({ external_account_number: n, ...toApiRecord(p), digest: account ? accountDigest(account) : null });
+      results.push({ external_account_number: n, ...toApiRecord(p), digest: digests.get(n) ?? null });
     }
     ctx.body = { results, not_found: notFoundNumbers };
   });

@@ -126,14 +126,28 @@ export async function insertAccount(db: Knex, input: InsertAccountInput): Promis
 }
 
 async function readOwned(db: Knex, accountId: number, tables: readonly AccountTable[]): Promise<LoadedRows> {
-  const loaded: LoadedRows = {};
-  // One after the other: `db` may be a transaction, which is one connection.
-  for (const table of tables) {
-    // Ordered by id: ids were handed out in payload order, so this is each array's order.
-    const rows = (await db(table).where({ account_id: accountId }).orderBy('id')) as Record<string, unknown>[];
-    loaded[table] = rows.map((row) => fromDb(table, row));
-  }
-  return loaded;
+  return (await readOwnedOf(db, [accountId], tables)).get(accountId)!;
+}
+
+/**
+ * The rows of `tables` owned by these accounts, by account id, in one round trip: one SELECT per
+ * table, sent together as one simple-protocol query (the ids, integers read from the accounts
+ * table, are written into it as an array literal). Each table ordered by id: ids were handed out
+ * in payload order, so this is each array's order.
+ */
+async function readOwnedOf(db: Knex, accountIds: readonly number[], tables: readonly AccountTable[]): Promise<Map<number, LoadedRows>> {
+  const byAccount = new Map<number, LoadedRows>(accountIds.map((id) => [id, {}]));
+  if (accountIds.length === 0 || tables.length === 0) return byAccount;
+  for (const id of accountIds) if (!Number.isSafeInteger(id)) throw new Error(`not an account id: ${id}`);
+  const ids = `'{${accountIds.join(',')}}'::bigint[]`;
+  const sql = tables.map((t) => `SELECT * FROM "${t}" WHERE account_id = ANY(${ids}) ORDER BY id`).join(';\n');
+  const answer = (await db.raw(sql)) as { rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[];
+  const results = Array.isArray(answer) ? answer : [answer];
+  tables.forEach((table, i) => {
+    for (const loaded of byAccount.values()) loaded[table] = [];
+    for (const row of results[i]!.rows) byAccount.get(Number(row.account_id))![table]!.push(fromDb(table, row));
+  });
+  return byAccount;
 }
 
 const CREATED_TABLES: readonly AccountTable[] = [
@@ -192,17 +206,11 @@ export async function loadAccountsByExternal(
     .where({ import_supplier: importSupplier })
     .whereIn('external_account_number', [...externalAccountNumbers])) as Record<string, unknown>[]).map((a) => fromDb('accounts', a));
   if (accounts.length === 0) return out;
-  const ids = accounts.map((a) => a.id as number);
-  const byAccount = new Map<number, LoadedRows>(ids.map((id) => [id, {}]));
-  // One after the other: `db` may be a transaction, which is one connection.
-  for (const table of OWNED_TABLES) {
-    // Ordered by id: ids were handed out in payload order, so this is each array's order.
-    const rows = (await db(table).whereIn('account_id', ids).orderBy('id')) as Record<string, unknown>[];
-    for (const row of rows) {
-      const loaded = byAccount.get(Number(row.account_id))!;
-      (loaded[table] ??= []).push(fromDb(table, row));
-    }
-  }
+  const byAccount = await readOwnedOf(
+    db,
+    accounts.map((a) => a.id as number),
+    OWNED_TABLES,
+  );
   const refs = (await db('account_references')
     .where({ import_supplier: importSupplier })
     .whereIn('external_account_number', accounts.map((a) => a.external_account_number as string))

@@ -33,7 +33,7 @@ export async function writeRunAccount<T>(
   deps: StepDeps,
   ref: ImportRef,
   retryable: readonly string[],
-  body: (trx: Knex, p: ImportProcess, insert: InsertRunAccount, facts: RunWriteFacts) => Promise<T>,
+  body: (trx: Knex.Transaction, p: ImportProcess, insert: InsertRunAccount, facts: RunWriteFacts) => Promise<T>,
 ): Promise<T> {
   const budget = deps.payloadBudget;
   // One transaction; `inlineUpTo` the largest payload it reads. A larger one ends it at once
