@@ -3,6 +3,7 @@ import { CliError } from '../errors';
 import { print, printErr, stopOnInterrupt } from '../context';
 import { integerIn, withExamples } from '../format';
 import { AuthError } from '../migrate';
+import { defaultThreads } from '../reconcile/digest';
 import { DEFAULT_API_URL, DEFAULT_CONCURRENCY, DEFAULT_MAX_PATHS, formatSummary, MAX_BATCH, ReconcileError, runReconcile } from '../reconcile/run';
 import { ReconcileStateError } from '../reconcile/state';
 
@@ -20,6 +21,7 @@ interface ReconcileCommandOptions {
   apiUrl: string;
   apiKey?: string;
   concurrency: number;
+  threads: number;
   batchSize: number;
   state?: string;
   report?: string;
@@ -55,6 +57,7 @@ export function register(program: Command): void {
     .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
     .addOption(new Option('--api-key <key>', 'organisation API key (the API authenticates every data-import call)').env('DATA_IMPORT_API_KEY'))
     .option('--concurrency <n>', 'bulk digest requests in flight at once', integerIn(1, 64), DEFAULT_CONCURRENCY)
+    .option('--threads <n>', 'worker threads parsing and hashing the book (0: none, the main thread does it; default: the cores, at most 4)', integerIn(0, 64), defaultThreads())
     .option('--batch-size <n>', `accounts of one supplier per bulk digest request (at most ${MAX_BATCH})`, integerIn(1, MAX_BATCH), MAX_BATCH)
     .option('--state <file>', 'resumable state: the batches done so far (default: <input>.reconcile-state.ndjson; removed when a run finishes)')
     .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.reconcile)')
@@ -71,6 +74,7 @@ export function register(program: Command): void {
           apiUrl: o.apiUrl,
           apiKey: o.apiKey,
           concurrency: o.concurrency,
+          threads: o.threads,
           batchSize: o.batchSize,
           statePath: o.state,
           reportPrefix: o.report,
@@ -93,7 +97,7 @@ export function register(program: Command): void {
     });
   cmd.addHelpText(
     'after',
-    '\nExit codes: 0 every account matched, nothing extra, totals equal; 2 anything else (see the report); 130 interrupted (run the same command again to resume); 1 the run could not proceed.\nClasses and the canonical form: docs/bulk-migration.md, "Sign-off".',
+    '\nExit codes: 0 every account matched, nothing extra, totals equal; 2 anything else (see the report); 130 interrupted (run the same command again to resume); 1 the run could not proceed.\nMemory: the command runs in a node of its own with its heap capped (DATA_IMPORT_RECONCILE_NODE_OPTIONS, default --max-old-space-size=128 --max-semi-space-size=8; empty: uncapped), each thread at 64 MiB.\nClasses and the canonical form: docs/bulk-migration.md, "Sign-off".',
   );
   withExamples(cmd, [
     'DATA_IMPORT_API_KEY=... data-import reconcile --input book.ndjson --api-url https://import.example.net',

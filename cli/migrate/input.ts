@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 
 /**
  * The book, one record at a time: NDJSON read line by line (a file of millions of accounts is
@@ -12,7 +11,34 @@ export type InputRecord =
   | { kind: 'account'; where: string; supplier: string; external: string; account: Record<string, unknown> }
   | { kind: 'parse_error'; where: string; detail: string };
 
-function toRecord(text: string, where: string): InputRecord {
+/** One record of the book as its text: an NDJSON line or a file's content. */
+export interface InputText {
+  where: string;
+  text: string;
+  /** Where the text is in the book: an NDJSON line's bytes (CR excluded), or a file (offset 0, its size). */
+  source: TextSource;
+}
+
+export interface TextSource {
+  file: string;
+  offset: number;
+  bytes: number;
+}
+
+/** A record's text read again from the book (`data-import reconcile`, for a mismatched account). */
+export async function readText(source: TextSource): Promise<string> {
+  const fh = await fs.promises.open(source.file, 'r');
+  try {
+    const buf = Buffer.alloc(source.bytes);
+    const { bytesRead } = await fh.read(buf, 0, source.bytes, source.offset);
+    return buf.toString('utf8', 0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A record's text parsed and checked: an account, or the parse error that names its line or file. */
+export function toRecord(text: string, where: string): InputRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -33,13 +59,39 @@ export async function isFolder(input: string): Promise<boolean> {
   return (await fs.promises.stat(input)).isDirectory();
 }
 
-async function* ndjson(file: string): AsyncGenerator<InputRecord> {
-  const lines = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
+/** Bytes read from an NDJSON book at a time. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The non-blank lines of an NDJSON file, as text: split on LF in the bytes (a UTF-8 multi-byte
+ * character never contains the LF byte), a trailing CR dropped, each line decoded once. Five times
+ * faster than node:readline on lines of tens of kilobytes.
+ */
+async function* ndjsonLines(file: string): AsyncGenerator<InputText> {
   let n = 0;
-  for await (const line of lines) {
+  let rest: Buffer | null = null;
+  /** The file offset of the buffer's first byte. */
+  let base = 0;
+  const line = (buf: Buffer, start: number, end: number): InputText | null => {
     n++;
-    if (line.trim() === '') continue;
-    yield toRecord(line, `line ${n}`);
+    if (end > start && buf[end - 1] === 13) end--;
+    const text = buf.toString('utf8', start, end);
+    return text.trim() === '' ? null : { where: `line ${n}`, text, source: { file, offset: base + start, bytes: end - start } };
+  };
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
+    const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    for (let i = buf.indexOf(10, start); i !== -1; i = buf.indexOf(10, start)) {
+      const l = line(buf, start, i);
+      start = i + 1;
+      if (l) yield l;
+    }
+    base += start;
+    rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
+  }
+  if (rest) {
+    const l = line(rest, 0, rest.length);
+    if (l) yield l;
   }
 }
 
@@ -48,15 +100,22 @@ async function jsonFiles(folder: string): Promise<string[]> {
   return names.filter((n) => n.endsWith('.json')).sort();
 }
 
-async function* folderRecords(folder: string): AsyncGenerator<InputRecord> {
+async function* folderTexts(folder: string): AsyncGenerator<InputText> {
   for (const name of await jsonFiles(folder)) {
-    yield toRecord(await fs.promises.readFile(path.join(folder, name), 'utf8'), name);
+    const file = path.join(folder, name);
+    const content = await fs.promises.readFile(file);
+    yield { where: name, text: content.toString('utf8'), source: { file, offset: 0, bytes: content.length } };
   }
 }
 
+/** The book's records as text, in book order, not parsed (`data-import reconcile` parses them in worker threads). */
+export async function* readInputTexts(input: string): AsyncGenerator<InputText> {
+  if (await isFolder(input)) yield* folderTexts(input);
+  else yield* ndjsonLines(input);
+}
+
 export async function* readInput(input: string): AsyncGenerator<InputRecord> {
-  if (await isFolder(input)) yield* folderRecords(input);
-  else yield* ndjson(input);
+  for await (const { where, text } of readInputTexts(input)) yield toRecord(text, where);
 }
 
 /** Number of records (non-blank lines, or files), counted cheaply for the progress display. */

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { accountDigest } from '../../account/canonical';
 import { ApiClient, errorCode, errorDetail, type ApiResponse } from '../migrate/api';
 import { AbortedError } from '../migrate/backoff';
 import { ApiUnavailableError } from '../migrate/availability';
-import { countInput, isFolder, readInput } from '../migrate/input';
+import { countInput, isFolder, readText, type TextSource } from '../migrate/input';
+import { defaultThreads, digestedRecords } from './digest';
+import { KeySet } from './keySet';
 import { startProgress } from '../migrate/progress';
 import { CLASSES, classify, diffAccounts, type AccountClass, type DigestRecord } from './compare';
 import { formatSummary, writeReport, type ReconcileSummary } from './report';
@@ -35,6 +36,8 @@ export interface ReconcileOptions {
   apiKey?: string;
   /** Bulk digest requests in flight at once; default 4. */
   concurrency?: number;
+  /** Worker threads parsing and hashing the book; default defaultThreads() (0: this thread). */
+  threads?: number;
   /** Accounts per bulk digest request, 1–500; default 500. */
   batchSize?: number;
   /** Default `<input>.reconcile-state.ndjson`. */
@@ -64,16 +67,16 @@ export class ReconcileError extends Error {
 }
 
 /**
- * One book account of a batch: its digest and totals worked out as it is read, and its JSON text
- * (parsed again only when it is mismatched): a batch in flight holds 500 strings, not 500 object
- * trees several times their size.
+ * One book account of a batch: its digest and totals worked out as it is read (in worker threads:
+ * cli/reconcile/digest.ts), and where its text is in the book (read and parsed again only when it
+ * is mismatched): a batch in flight holds no account, whatever the accounts' size.
  */
 interface BookItem {
   external: string;
   where: string;
   digest: string;
   totals: Totals;
-  text: string;
+  source: TextSource | null;
 }
 
 interface Batch {
@@ -181,7 +184,7 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
   const requests = { digests: 0, accounts: 0, listing: 0 };
   const bookErrors: AccountResult[] = [];
   /** Every account key of the book (supplier NUL external): duplicates, and extra accounts. */
-  const bookKeys = new Set<string>();
+  const bookKeys = new KeySet();
   const suppliers = new Set<string>();
   let batchesDone = 0;
   let inFlight = 0;
@@ -251,7 +254,7 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
         return;
       }
       batchPlatform = addTotals(batchPlatform, accountTotals(stored));
-      const diff = diffAccounts(JSON.parse(item.text) as unknown, stored, maxPaths);
+      const diff = diffAccounts(JSON.parse(await readText(item.source!)) as unknown, stored, maxPaths);
       result.paths = diff.paths;
       result.paths_count = diff.count;
     });
@@ -284,7 +287,7 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
   const buffers = new Map<string, Batch>();
   let nextBatch = 0;
   try {
-    for await (const rec of readInput(input)) {
+    for await (const rec of digestedRecords(input, opts.threads ?? defaultThreads())) {
       if (stop.signal.aborted) break;
       if (rec.kind === 'parse_error') {
         // As migrate's report: the external account number column names the line (or file).
@@ -292,11 +295,10 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
         continue;
       }
       const key = `${rec.supplier}\u0000${rec.external}`;
-      if (bookKeys.has(key)) {
+      if (!bookKeys.add(key)) {
         bookErrors.push({ import_supplier: rec.supplier, external_account_number: rec.external, where: rec.where, class: 'book_error', status: null, kraken_identifier: null, error_code: 'duplicate_in_book' });
         continue;
       }
-      bookKeys.add(key);
       suppliers.add(rec.supplier);
       let buffer = buffers.get(rec.supplier);
       if (!buffer) buffers.set(rec.supplier, (buffer = { no: nextBatch++, supplier: rec.supplier, items: [] }));
@@ -305,9 +307,9 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
       buffer.items.push({
         external: rec.external,
         where: rec.where,
-        digest: skip ? '' : accountDigest(rec.account),
-        totals: skip ? ZERO : accountTotals(rec.account),
-        text: skip ? '' : JSON.stringify(rec.account),
+        digest: skip ? '' : rec.digest,
+        totals: skip ? ZERO : rec.totals,
+        source: skip ? null : rec.source,
       });
       if (buffer.items.length >= batchSize) {
         buffers.delete(rec.supplier);
