@@ -419,7 +419,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           tags: ['accounts'],
           summary: `The import status and the digest of the account as stored, for up to ${MAX_DIGEST_NUMBERS} accounts of one supplier in one request.`,
           description:
-            'Each requested number with an import process answers the record of the status operation plus `external_account_number` and `digest` (null when no account exists); the others are listed in `not_found` (a number with U+0000 too). Each number is answered once, in the order of the request. A supplier outside your grant answers as one with no import processes: every number in `not_found`. `data-import reconcile` compares the digests with those of the book.',
+            'Each requested number with an import process answers the record of the status operation plus `external_account_number` and `digest` (null when no account exists); the others are listed in `not_found` (a number with U+0000 too). Each number is answered once, in the order of the request. A supplier outside your grant answers as one with no import processes: every number in `not_found`. `data-import reconcile` compares the digests with those of the book. The digest is the one stored with the account, computed from its rows when it was created and forgotten whenever any of its rows changes, else computed from the rows now (docs/bulk-migration.md, "Stored digests").',
           security,
           requestBody: { required: true, content: { 'application/json': { schema: ref('ImportStatusesRequest') } } },
           responses: {

@@ -141,6 +141,8 @@ async function main() {
     const report = JSON.parse(fs.readFileSync(`${book}.reconcile.json`, 'utf8')) as { summary: { classes: Record<string, number>; accountsPerSecond: number; durationMs: number } };
     const { classes } = report.summary;
     const row = {
+      // RECONCILE_VARIANT: what the code measured is, for the table (default: this commit).
+      variant: process.env.RECONCILE_VARIANT ?? null,
       accounts: SIZE,
       bulkLoadSeconds: Math.round(loadSeconds),
       digests: DIGESTS,
@@ -160,10 +162,12 @@ async function main() {
     if (code !== 0 || classes.matched !== SIZE) throw new Error(`not every account matched (exit ${code}): ${JSON.stringify(classes)}`);
     // One run per size: a run replaces the earlier one of its size.
     const file = path.join(ROOT, 'bench', 'results', 'reconcile.json');
-    const earlier = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { runs?: Json[]; accounts?: number }) : null;
-    const runs = (earlier?.runs ?? (earlier?.accounts ? [earlier as Json] : [])).filter((r) => r.accounts !== SIZE || (r.clientNodeOptions ?? null) !== row.clientNodeOptions || (r.digests ?? 'missing') !== DIGESTS);
+    const earlier = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { runs?: Json[]; accounts?: number; notes?: string[] }) : null;
+    const runs = (earlier?.runs ?? (earlier?.accounts ? [earlier as Json] : [])).filter((r) => r.accounts !== SIZE || (r.clientNodeOptions ?? null) !== row.clientNodeOptions || (r.digests ?? 'missing') !== DIGESTS || (r.variant ?? null) !== row.variant);
     writeResult('reconcile', {
       runs: [...runs, row].sort((a, b) => a.accounts - b.accounts),
+      // What the figures say (bench/RESULTS.md prints them under the table), written by hand.
+      notes: earlier?.notes,
       note: 'measured on a shared 2-core machine with other work running (PostgreSQL, the API and the client on the same 2 cores)',
     });
     console.log(`written ${path.join('bench', 'results', 'reconcile.json')}`);

@@ -191,9 +191,10 @@ export async function loadAccount(db: Knex, accountNumber: string): Promise<Acco
 
 /**
  * The accounts of one supplier with these external account numbers, each reassembled from the
- * tables as loadAccount does (the account as stored, not the stored payload), in one query per
- * table for all of them: the reconciliation's bulk digest reads up to 500 at once. Numbers with
- * no account are absent from the map.
+ * tables as loadAccount does (the account as stored, not the stored payload), in three round
+ * trips for all of them (the accounts rows; one SELECT per owned table sent as one query; the
+ * references): the reconciliation's bulk digest reads up to 500 at once. Numbers with no account
+ * are absent from the map.
  */
 export async function loadAccountsByExternal(
   db: Knex,

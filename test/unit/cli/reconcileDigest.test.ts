@@ -108,6 +108,9 @@ describe('reconcile: the book read, parsed and hashed', () => {
     expect(own).toHaveLength(1);
     expect(own[0]).toBeGreaterThan(300);
     expect(own[0]).toBeLessThan(500);
+    // The default, as docs/configuration.md gives it.
+    const flags = /const RECONCILE_NODE_OPTIONS = '([^']+)'/.exec(fs.readFileSync(path.join(ROOT, 'bin/data-import'), 'utf8'))![1];
+    expect(fs.readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8')).toContain(`| \`DATA_IMPORT_RECONCILE_NODE_OPTIONS\` | \`${flags}\` |`);
   });
 });
 
