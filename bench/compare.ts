@@ -2,13 +2,15 @@
  * bench/compare (issue "Half the CPU per imported account"): the commit before and the commit after,
  * back to back on the same machine in the same run, on the same generated books.
  *
- *   npm run bench:compare -- --before <git-ref> [--after <git-ref>|.] [--count N] [--large-count N] [--profiles typical,large]
+ *   npm run bench:compare -- --before <git-ref> [--after <git-ref>|.] [--count N] [--large-count N] [--profiles typical,large] [--stacks memory,as-run]
  *
  * Each side is a checkout: `.` is this working tree; a ref is a detached worktree under
  * data/bench/trees/<sha> (kept for the next run), node_modules linked from here when its
  * package-lock.json is the same (else `npm ci`), then built with its own `npm run build`. Each side
  * runs on a stack of its own (bench/lib/stack.ts with `root`): fresh database migrated and seeded
- * by that checkout's code, fresh Temporal dev server, its worker and API, and its own
+ * by that checkout's code, fresh Temporal dev server (`--stacks`: `memory`, in memory as the other
+ * benchmarks run it, and/or `as-run`, on a SQLite file with the pragmas `npm run up` gives it: the
+ * stack a user of the README's first command gets; default both), its worker and API, and its own
  * `data-import migrate` as a separate process, so that every process's CPU is read from /proc.
  * Figures: bench/NOTES.md "bench:compare"; written to bench/results/compare.json, rendered into
  * bench/RESULTS.md by bench/results.ts.
@@ -19,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../db/knex';
 import { generateBook, writeBook, type Profile } from '../cli/generate';
-import { peakRssMiB, startBenchStack, temporalRequests, writeResult, type BenchStack } from './lib/stack';
+import { peakRssMiB, startBenchStack, temporalRequests, temporalSqlitePragmas, writeResult, type BenchStack } from './lib/stack';
 import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
 import { readStatements, resetStatements } from './lib/pgStatements';
 import { compareRows, type Commit, type SideResult } from './lib/compareTable';
@@ -27,7 +29,9 @@ import { compareRows, type Commit, type SideResult } from './lib/compareTable';
 const HERE = path.resolve(__dirname, '..');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
-function args(argv: string[]): { before: string; after: string; counts: Record<Profile, number>; profiles: Profile[] } {
+type StackKind = 'memory' | 'as-run';
+
+function args(argv: string[]): { before: string; after: string; counts: Record<Profile, number>; profiles: Profile[]; stacks: StackKind[] } {
   const o: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -40,7 +44,10 @@ function args(argv: string[]): { before: string; after: string; counts: Record<P
   if (!before) throw new Error('usage: bench:compare -- --before <git-ref> [--after <git-ref>|.] [--count N] [--large-count N] [--profiles typical,large]');
   const profiles = (o.profiles ?? process.env.BENCH_PROFILES ?? 'typical,large').split(',').map((p) => p.trim()) as Profile[];
   for (const p of profiles) if (p !== 'typical' && p !== 'large') throw new Error(`unknown profile ${p} (typical, large)`);
+  const stacks = (o.stacks ?? process.env.BENCH_STACKS ?? 'memory,as-run').split(',').map((p) => p.trim()) as StackKind[];
+  for (const k of stacks) if (k !== 'memory' && k !== 'as-run') throw new Error(`unknown stack ${k} (memory, as-run)`);
   return {
+    stacks,
     before,
     after: o.after ?? process.env.BENCH_AFTER ?? '.',
     counts: { typical: Number(o.count ?? process.env.BENCH_COUNT ?? 1000), large: Number(o['large-count'] ?? process.env.BENCH_LARGE_COUNT ?? 300) } as Record<Profile, number>,
@@ -115,9 +122,9 @@ async function rawBaseline(profile: Profile, count: number, seed: string): Promi
 /** The stack running now: Ctrl-C stops it (processes, stream, database) before leaving. */
 let running: BenchStack | null = null;
 
-async function runSide(root: string, commit: Commit, input: string, count: number, baseline: number, work: string, label: string): Promise<SideResult> {
+async function runSide(root: string, commit: Commit, input: string, count: number, baseline: number, work: string, label: string, temporal: StackKind): Promise<SideResult> {
   console.error(`[compare] ${label}: ${commit.sha.slice(0, 7)} ${commit.subject}`);
-  const stack = await startBenchStack({ root });
+  const stack = await startBenchStack({ root, temporal });
   running = stack;
   try {
     const statsDb = createDb(stack.databaseUrl, 1);
@@ -191,7 +198,7 @@ async function main() {
   const before = prepareTree(o.before, !builtHere);
   const after = prepareTree(o.after, !builtHere && o.before !== '.');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'di-compare-'));
-  const profiles: Record<string, { accounts: number; seed: string; baselinePerSecond: number; before: SideResult; after: SideResult }> = {};
+  const profiles: Record<string, { profile: Profile; stack: StackKind; accounts: number; seed: string; baselinePerSecond: number; before: SideResult; after: SideResult }> = {};
   try {
     for (const profile of o.profiles) {
       const count = o.counts[profile];
@@ -200,11 +207,15 @@ async function main() {
       await writeBook({ out: input, count, seed, profile });
       console.error(`[compare] ${profile}: ${count} accounts; raw baseline`);
       const baseline = await rawBaseline(profile, count, seed);
-      const b = await runSide(before.root, before.commit, input, count, baseline, work, `${profile}-before`);
-      const a = await runSide(after.root, after.commit, input, count, baseline, work, `${profile}-after`);
-      profiles[profile] = { accounts: count, seed, baselinePerSecond: baseline, before: b, after: a };
-      console.log(`\n${profile}: ${count} accounts, ${CONCURRENCY} in flight — before ${b.commit.sha.slice(0, 7)} (${b.commit.subject}), after ${a.commit.sha.slice(0, 7)}${a.commit.dirty ? ' + uncommitted changes' : ''} (${a.commit.subject})\n`);
-      printTable(compareRows(b, a, baseline));
+      // In memory first (the key the floor section reads is the profile's name), then as run.
+      for (const kind of o.stacks) {
+        const key = kind === 'memory' ? profile : `${profile}, as run`;
+        const b = await runSide(before.root, before.commit, input, count, baseline, work, `${profile}-${kind}-before`, kind);
+        const a = await runSide(after.root, after.commit, input, count, baseline, work, `${profile}-${kind}-after`, kind);
+        profiles[key] = { profile, stack: kind, accounts: count, seed, baselinePerSecond: baseline, before: b, after: a };
+        console.log(`\n${key}: ${count} accounts, ${CONCURRENCY} in flight — before ${b.commit.sha.slice(0, 7)} (${b.commit.subject}), after ${a.commit.sha.slice(0, 7)}${a.commit.dirty ? ' + uncommitted changes' : ''} (${a.commit.subject})\n`);
+        printTable(compareRows(b, a, baseline));
+      }
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -214,6 +225,7 @@ async function main() {
     after: after.commit,
     concurrency: CONCURRENCY,
     pollIntervalMs: process.env.BENCH_POLL_MS ? Number(process.env.BENCH_POLL_MS) : 'each tree’s default',
+    temporalSqlitePragmas: temporalSqlitePragmas(),
     loadAverageAtStart,
     loadAverageAtEnd: os.loadavg().map((l) => +l.toFixed(2)),
     profiles,

@@ -95,9 +95,18 @@ function main() {
     const commit = (k: Record<string, any>) => `\`${String(k.sha).slice(0, 7)}\` ${k.subject}${k.dirty ? ' (plus uncommitted changes of the working tree)' : ''}`;
     out.push(`Measured ${c.date}, both sides back to back on this machine, the same generated books, ${c.concurrency} in flight, client poll interval ${c.pollIntervalMs}; load average ${c.loadAverageAtStart?.join(' / ')} at the start, ${c.loadAverageAtEnd?.join(' / ')} at the end.\n`);
     out.push(`- before: ${commit(c.before)}\n- after: ${commit(c.after)}\n`);
-    for (const [profile, p] of Object.entries(c.profiles as Record<string, any>)) {
-      out.push(`\n### ${profile} accounts (${p.accounts})\n`);
+    const stackOf = (p: Record<string, any>) =>
+      p.stack === 'as-run'
+        ? `the stack as \`npm run up\` runs it: Temporal dev server on a SQLite file (${(c.temporalSqlitePragmas as string[] | undefined)?.join(', ') || 'SQLite defaults'})`
+        : 'Temporal dev server in memory';
+    for (const [key, p] of Object.entries(c.profiles as Record<string, any>)) {
+      out.push(`\n### ${p.profile ?? key} accounts (${p.accounts}), ${stackOf(p)}\n`);
       out.push(table(compareRows(p.before, p.after, p.baselinePerSecond)));
+      const memory = p.stack === 'as-run' ? c.profiles[p.profile] : null;
+      if (memory) {
+        const ratio = (side: 'before' | 'after') => (p[side].cpuMsPerAccount.total / memory[side].cpuMsPerAccount.total).toFixed(2);
+        out.push(`\nAs run against in memory, CPU per account (all processes): before ×${ratio('before')}, after ×${ratio('after')} (target: within 10 %, ×1.10).\n`);
+      }
       for (const side of ['before', 'after'] as const) if (!p[side].statements.available) out.push(`\n${side}: PostgreSQL statements not counted: ${p[side].statements.reason}\n`);
     }
     out.push('\nWhat each figure means: bench/NOTES.md "bench:compare".\n');

@@ -202,7 +202,12 @@ function migrateAndSeedIn(root: string, databaseUrl: string, keyFile: string): s
   return (JSON.parse(out) as { API_KEY: string }).API_KEY;
 }
 
-export async function startBenchStack(opts: { root?: string; env?: Record<string, string>; workerNodeArgs?: string[]; apiNodeArgs?: string[] } = {}): Promise<BenchStack> {
+/**
+ * `temporal: 'as-run'`: the Temporal dev server on a SQLite file with the pragmas `npm run up` gives
+ * it (TEMPORAL_SQLITE_PRAGMAS, default journal_mode=WAL, synchronous=NORMAL), as a user of the
+ * README's first command runs it; default `memory`: in memory.
+ */
+export async function startBenchStack(opts: { root?: string; env?: Record<string, string>; workerNodeArgs?: string[]; apiNodeArgs?: string[]; temporal?: 'memory' | 'as-run' } = {}): Promise<BenchStack> {
   const root = path.resolve(opts.root ?? ROOT);
   if (!fs.existsSync(path.join(root, 'dist', 'api', 'main.js'))) throw new Error(`run \`npm run build\` first (in ${root})`);
   const id = `${process.pid}${stacks++ ? `_${stacks}` : ''}`;
@@ -227,7 +232,7 @@ export async function startBenchStack(opts: { root?: string; env?: Record<string
   };
   try {
 
-    const { temporal, temporalPort, temporalMetricsPort } = await startTemporalDevServer();
+    const { temporal, temporalPort, temporalMetricsPort } = await startTemporalDevServer(opts.temporal === 'as-run' ? { dbFile: path.join(tmp, 'temporal.db'), pragmas: temporalSqlitePragmas() } : {});
     children.push(temporal);
 
     await ensureDatabase(databaseUrl);
