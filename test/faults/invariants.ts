@@ -2,7 +2,8 @@
  * What must be true of a book after a migration through faults (issue "Nothing gets stuck"): every
  * account PROCESSED with its post-import done, one account row each, one `complete` and one
  * `post_import.completed` event each in the outbox and on the stream under the same id, every
- * workflow's ImportStatus equal to its row's status, nothing FAILED at the client.
+ * workflow's ImportStatus equal to its row's status, nothing FAILED at the client, and (given the
+ * book) every account as stored equal to its book account, with the digest of its rows stored.
  */
 import type { Knex } from 'knex';
 import type { Client } from '@temporalio/client';
@@ -10,6 +11,8 @@ import { temporal as proto } from '@temporalio/proto';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { NatsConnection } from '../../events/nats';
 import { readStream } from '../support/stream';
+import { accountDigest } from '../../account/canonical';
+import { loadAccountsByExternal } from '../../db/stores/accountStore';
 
 export interface BookCheck {
   accounts: number;
@@ -78,6 +81,13 @@ export async function checkBook(o: {
   exts: string[];
   /** final_status per account from the migrate client's report */
   clientStatus: Map<string, string>;
+  /**
+   * The book's accounts by external account number: each account as stored (read back from its
+   * tables) must digest to its book account's digest, and carry the digest of its rows stored by
+   * the create in its own transaction (db/stores/accountDigests.ts): the book arrived intact, and
+   * what the reconciliation answers from is true, whatever was killed.
+   */
+  book?: Map<string, unknown>;
 }): Promise<BookCheck> {
   const { db, exts } = o;
   const problems: string[] = [];
@@ -127,6 +137,26 @@ export async function checkBook(o: {
     }
     const client = o.clientStatus.get(ext);
     if (client !== 'PROCESSED') note(`${ext}: the migrate client reports ${client ?? 'nothing'}`);
+  }
+
+  if (o.book) {
+    const stored = new Map<string, string | null>(
+      (await db('accounts').select('external_account_number', 'stored_digest').where({ import_supplier: o.supplier }).whereIn('external_account_number', exts)).map((a) => [a.external_account_number as string, a.stored_digest as string | null]),
+    );
+    for (let i = 0; i < exts.length; i += 500) {
+      const chunk = exts.slice(i, i + 500);
+      const accounts = await loadAccountsByExternal(db, o.supplier, chunk);
+      for (const ext of chunk) {
+        const account = accounts.get(ext);
+        if (!account) continue; // the account rows are counted above
+        const fresh = accountDigest(account);
+        if (o.book.has(ext) && fresh !== accountDigest(o.book.get(ext))) note(`${ext}: the account as stored differs from the book's`);
+        const s = stored.get(ext);
+        // `<form>:sha256:<hex>`: the form is the service build's (this checker may run another).
+        if (!s) note(`${ext}: no stored digest`);
+        else if (s.slice(s.indexOf(':') + 1) !== fresh) note(`${ext}: the stored digest is not the digest of its rows`);
+      }
+    }
   }
 
   // The execution of each row's run: closed, and its ImportStatus equal to the row's status.

@@ -356,6 +356,7 @@ async function main(): Promise<number> {
       if (gen.code !== 0) throw new Error('generate failed');
       const lines = fs.readFileSync(book, 'utf8').split('\n').filter(Boolean);
       const exts = lines.map((l) => (JSON.parse(l) as { external_account_number: string }).external_account_number);
+      const bookAccounts = new Map<string, unknown>(lines.map((l) => [(JSON.parse(l) as { external_account_number: string }).external_account_number, JSON.parse(l)]));
       // deploy: a few accounts of the book are held back from the migrate client and created just
       // before the switch with a schedule window seconds ahead, so that imports pinned to A are
       // certainly open when its workers die (an import otherwise runs for about a second).
@@ -559,7 +560,7 @@ async function main(): Promise<number> {
         }
       }
       const quietSeconds = (Date.now() - q0) / 1000;
-      const check = await checkBook({ db, temporal, nc, stream: env.EVENTS_STREAM!, subjectPrefix: env.EVENTS_SUBJECT_PREFIX!, supplier: SUPPLIER, exts, clientStatus });
+      const check = await checkBook({ db, temporal, nc, stream: env.EVENTS_STREAM!, subjectPrefix: env.EVENTS_SUBJECT_PREFIX!, supplier: SUPPLIER, exts, clientStatus, book: bookAccounts });
       if (m.code !== 0) check.problems.unshift(`migrate exited with ${m.code}`);
       const notes: string[] = [];
       if (scenario === 'temporal' && beforeKill.size > 0) {

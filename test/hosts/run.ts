@@ -494,7 +494,8 @@ async function main(): Promise<number> {
         const book = path.join(WORK, `${scenario}.ndjson`);
         const cliLog = path.join(WORK, 'logs', 'cli.log');
         if ((await runCli(['generate', '--count', String(o.accounts), '--seed', `${o.seed}-${scenario}`, '--prefix', prefix, '--out', book], env, cliLog)) !== 0) throw new Error('generate failed');
-        const exts = fs.readFileSync(book, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { external_account_number: string }).external_account_number);
+        const bookAccounts = new Map<string, unknown>(fs.readFileSync(book, 'utf8').split('\n').filter(Boolean).map((l) => [(JSON.parse(l) as { external_account_number: string }).external_account_number, JSON.parse(l)]));
+        const exts = [...bookAccounts.keys()];
         say(`${scenario}: migrating ${exts.length} accounts through HAProxy`);
         const t0 = Date.now();
         let migrating = true;
@@ -581,7 +582,7 @@ async function main(): Promise<number> {
         let check: Awaited<ReturnType<typeof checkBook>> = { accounts: exts.length, problems: [] };
         for (let attempt = 1; ; attempt++) {
           try {
-            check = await checkBook({ db, temporal, nc, stream: STREAM, subjectPrefix: 'events', supplier: SUPPLIER, exts, clientStatus });
+            check = await checkBook({ db, temporal, nc, stream: STREAM, subjectPrefix: 'events', supplier: SUPPLIER, exts, clientStatus, book: bookAccounts });
             break;
           } catch (err) {
             if (attempt >= 6) {
