@@ -184,8 +184,16 @@ function printTable(rows: Record<string, unknown>[]): void {
   for (const r of rows) console.log(line(cols.map((c) => r[c])));
 }
 
+/** BENCH_COMPARE_NAME=compare-<name>: kept beside the main record (bench/results/compare.json), a section of its own in RESULTS.md. */
+function resultName(): string {
+  const name = process.env.BENCH_COMPARE_NAME ?? 'compare';
+  if (!/^compare(-[a-z0-9-]+)?$/.test(name)) throw new Error(`BENCH_COMPARE_NAME: expected compare or compare-<name>, got ${name}`);
+  return name;
+}
+
 async function main() {
   const o = args(process.argv.slice(2));
+  resultName();
   const loadAverageAtStart = os.loadavg().map((l) => +l.toFixed(2));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -220,7 +228,7 @@ async function main() {
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  const file = writeResult('compare', {
+  const file = writeResult(resultName(), {
     before: before.commit,
     after: after.commit,
     concurrency: CONCURRENCY,

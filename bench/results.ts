@@ -90,27 +90,12 @@ function main() {
   } else out.push('_not run yet_\n');
 
   const c = read('compare');
-  out.push('\n## Before and after — `npm run bench:compare`\n');
-  if (c) {
-    const commit = (k: Record<string, any>) => `\`${String(k.sha).slice(0, 7)}\` ${k.subject}${k.dirty ? ' (plus uncommitted changes of the working tree)' : ''}`;
-    out.push(`Measured ${c.date}, both sides back to back on this machine, the same generated books, ${c.concurrency} in flight, client poll interval ${c.pollIntervalMs}; load average ${c.loadAverageAtStart?.join(' / ')} at the start, ${c.loadAverageAtEnd?.join(' / ')} at the end.\n`);
-    out.push(`- before: ${commit(c.before)}\n- after: ${commit(c.after)}\n`);
-    const stackOf = (p: Record<string, any>) =>
-      p.stack === 'as-run'
-        ? `the stack as \`npm run up\` runs it: Temporal dev server on a SQLite file (${(c.temporalSqlitePragmas as string[] | undefined)?.join(', ') || 'SQLite defaults'})`
-        : 'Temporal dev server in memory';
-    for (const [key, p] of Object.entries(c.profiles as Record<string, any>)) {
-      out.push(`\n### ${p.profile ?? key} accounts (${p.accounts}), ${stackOf(p)}\n`);
-      out.push(table(compareRows(p.before, p.after, p.baselinePerSecond)));
-      const memory = p.stack === 'as-run' ? c.profiles[p.profile] : null;
-      if (memory) {
-        const ratio = (side: 'before' | 'after') => (p[side].cpuMsPerAccount.total / memory[side].cpuMsPerAccount.total).toFixed(2);
-        out.push(`\nAs run against in memory, CPU per account (all processes): before ×${ratio('before')}, after ×${ratio('after')} (target: within 10 %, ×1.10).\n`);
-      }
-      for (const side of ['before', 'after'] as const) if (!p[side].statements.available) out.push(`\n${side}: PostgreSQL statements not counted: ${p[side].statements.reason}\n`);
-    }
-    out.push('\nWhat each figure means: bench/NOTES.md "bench:compare".\n');
-  } else out.push('_not run yet_\n');
+  out.push(...compareSection(c, '## Before and after — `npm run bench:compare`', table));
+  // Other runs kept beside it (BENCH_COMPARE_NAME=compare-<name>): each a section of its own.
+  for (const f of fs.readdirSync(dir).filter((n) => /^compare-.+\.json$/.test(n)).sort()) {
+    const name = f.slice(0, -'.json'.length);
+    out.push(...compareSection(read(name), `## Before and after — \`npm run bench:compare\` (${name.slice('compare-'.length)})`, table));
+  }
 
   out.push(...floorSection(read('floor'), c, table));
 
@@ -189,6 +174,33 @@ function tracingSection(t: Record<string, any> | null, table: (rows: Record<stri
   const full = t.runs.find((r: Record<string, any>) => r.mode === 'on, 100 %');
   if (full) out.push(`\nSpans per account at 100 % (one run; the migrate client's status polls are requests of their own, traced too): ${Object.entries(full.spanNames as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ')}.\n`);
   out.push('\nTargets: off costs nothing measurable; on at 100 % at most 10 % more CPU per account. What the figures say: docs/tracing.md "What it costs".\n');
+  return out;
+}
+
+/** One bench:compare run (bench/compare.ts): its two sides per profile and stack. */
+function compareSection(c: Record<string, any> | null, heading: string, table: (rows: Record<string, unknown>[]) => string): string[] {
+  const out = [`\n${heading}\n`];
+  if (!c) return [...out, '_not run yet_\n'];
+  const commit = (k: Record<string, any>) => `\`${String(k.sha).slice(0, 7)}\` ${k.subject}${k.dirty ? ' (plus uncommitted changes of the working tree)' : ''}`;
+  out.push(`Measured ${c.date}, both sides back to back on this machine, the same generated books, ${c.concurrency} in flight, client poll interval ${c.pollIntervalMs}; load average ${c.loadAverageAtStart?.join(' / ')} at the start, ${c.loadAverageAtEnd?.join(' / ')} at the end.\n`);
+  out.push(`- before: ${commit(c.before)}\n- after: ${commit(c.after)}\n`);
+  const stackOf = (p: Record<string, any>) =>
+    p.stack === 'as-run'
+      ? `, on the stack as \`npm run up\` runs it: Temporal dev server on a SQLite file (${(c.temporalSqlitePragmas as string[] | undefined)?.join(', ') || 'SQLite defaults'})`
+      : p.stack === 'memory'
+        ? ', Temporal dev server in memory'
+        : '';
+  for (const [key, p] of Object.entries(c.profiles as Record<string, any>)) {
+    out.push(`\n### ${p.profile ?? key} accounts (${p.accounts})${stackOf(p)}\n`);
+    out.push(table(compareRows(p.before, p.after, p.baselinePerSecond)));
+    const memory = p.stack === 'as-run' ? c.profiles[p.profile] : null;
+    if (memory) {
+      const ratio = (side: 'before' | 'after') => (p[side].cpuMsPerAccount.total / memory[side].cpuMsPerAccount.total).toFixed(2);
+      out.push(`\nAs run against in memory, CPU per account (all processes): before ×${ratio('before')}, after ×${ratio('after')} (target: within 10 %, ×1.10).\n`);
+    }
+    for (const side of ['before', 'after'] as const) if (!p[side].statements.available) out.push(`\n${side}: PostgreSQL statements not counted: ${p[side].statements.reason}\n`);
+  }
+  out.push('\nWhat each figure means: bench/NOTES.md "bench:compare".\n');
   return out;
 }
 
