@@ -16,7 +16,8 @@
  * The client runs as its own process (`bin/data-import reconcile`, the build), its peak RSS
  * (VmHWM) read from /proc while it runs; the API's CPU is read from the stack.
  * RECONCILE_CLIENT_NODE_OPTIONS: NODE_OPTIONS of the client (e.g. '--max-old-space-size=192'); a run
- * replaces the earlier one of the same size, options and RECONCILE_DIGESTS.
+ * replaces the earlier one of the same size, options, RECONCILE_DIGESTS and RECONCILE_VARIANT (a label
+ * of the code measured, for the table; default: this commit).
  * Results: bench/results/reconcile.json; `npm run bench:results` puts them into bench/RESULTS.md.
  */
 import { spawn } from 'node:child_process';
