@@ -40,7 +40,8 @@ const CONCURRENCY = Number(process.env.RECONCILE_CONCURRENCY ?? 4);
 const CLIENT_NODE_OPTIONS = process.env.RECONCILE_CLIENT_NODE_OPTIONS ?? '';
 /**
  * RECONCILE_DIGESTS=stored (default): after the bulk load, every account's digest is stored as the
- * create stores it for an imported account (bulk-loaded copies bypass the create), timed apart;
+ * workers' digest filler stores it for an imported account (bulk-loaded copies bypass the create
+ * that queues them), timed apart;
  * `missing`: left out, so the reconcile is the first one after a load that bypassed the create (the
  * bulk operation reads every account back, hashes and stores it).
  */

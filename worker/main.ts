@@ -17,6 +17,7 @@ import { databaseValidator } from '../suppliers/databaseValidator';
 import { createWorker, createWorkerActivities, workflowBundlePaths } from './createWorker';
 import { activeTracing } from '../lib/tracing';
 import { UnstartedRunSweeper } from '../imports/sweeper';
+import { DigestFiller } from '../imports/digestFiller';
 import { PayloadBudget } from '../lib/payloadBudget';
 import { createMailer } from '../emails/mailer';
 import { ensureMaintenanceSchedule } from './maintenanceSchedule';
@@ -131,6 +132,9 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   const { client, connection: clientConnection } = await connectTemporal(config.temporal);
   const sweeper = new UnstartedRunSweeper({ db, temporal: client, taskQueue: config.temporal.taskQueue, log });
   sweeper.start();
+  // The stored digests of the accounts the creates queued (docs/bulk-migration.md, "Stored digests").
+  const digestFiller = new DigestFiller({ db, log: log.child({ part: 'digests' }) });
+  digestFiller.start();
   const { scheduleMinutes, ...retention } = config.retention;
   await ensureMaintenanceSchedule(client, { taskQueue: config.temporal.taskQueue, intervalMinutes: scheduleMinutes, settings: retention, log }).catch((err) =>
     // Retention can wait for the next start (or `data-import maintenance`); imports must not.
@@ -147,6 +151,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
     worker.shutdown();
     await runPromise;
     await sweeper.stop();
+    await digestFiller.stop();
     await relay.stop();
     metricsServer?.close();
     await referenceData.stop();

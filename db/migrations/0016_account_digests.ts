@@ -30,6 +30,8 @@ const FORGET = (ids: string) => `
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('ALTER TABLE accounts ADD COLUMN stored_digest text');
+  // Accounts whose digest the filler is to store (the create inserts the row with the account).
+  await knex.raw('CREATE TABLE account_digest_pending (account_id bigint PRIMARY KEY)');
   // Rows of the account tables: by account_id, from the statement's transition tables.
   await knex.raw(`CREATE FUNCTION account_digest_forget_changed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN${FORGET('SELECT account_id FROM changed_rows')}
@@ -79,5 +81,6 @@ export async function down(knex: Knex): Promise<void> {
   }
   await knex.raw('DROP TRIGGER account_digest_forget ON accounts');
   for (const f of ['changed', 'updated', 'changed_references', 'updated_references', 'all', 'account']) await knex.raw(`DROP FUNCTION account_digest_forget_${f}()`);
+  await knex.raw('DROP TABLE account_digest_pending');
   await knex.raw('ALTER TABLE accounts DROP COLUMN stored_digest');
 }

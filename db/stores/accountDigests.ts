@@ -47,7 +47,7 @@ function ofThisForm(stored: unknown): string | null {
  *
  * `trx` must be a transaction: the lock is taken before the rows are read and held until the digest
  * is stored, which is what keeps a concurrent writer from leaving a digest of older rows behind
- * (migration 0016). Also called by the create, in its own transaction, for the account it wrote.
+ * (migration 0016). The digest filler calls it for the accounts the create queued.
  */
 export async function accountDigests(trx: Knex.Transaction, importSupplier: string, externalAccountNumbers: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -93,4 +93,47 @@ export async function accountDigests(trx: Knex.Transaction, importSupplier: stri
     ]);
   }
   return out;
+}
+
+/** Accounts a pass of the digest filler takes at most. */
+export const FILL_BATCH = 500;
+
+/**
+ * One pass of the digest filler (the workers' DigestFiller, imports/digestFiller.ts): takes up to
+ * `limit` accounts the create queued in account_digest_pending (`FOR UPDATE SKIP LOCKED`: workers
+ * share the queue), stores their digests (accountDigests, one read-back for the batch) and removes
+ * them from the queue, in one transaction: a filler killed in the middle leaves them queued. An
+ * account gone meanwhile, or held by a writer, leaves the queue without a digest (the bulk
+ * operation computes it when asked). Returns how many it took.
+ */
+export async function fillPendingDigests(db: Knex, limit = FILL_BATCH): Promise<number> {
+  return db.transaction(async (trx) => {
+    const taken = (await trx.raw(
+      `DELETE FROM account_digest_pending WHERE account_id IN (
+         SELECT account_id FROM account_digest_pending ORDER BY account_id LIMIT ? FOR UPDATE SKIP LOCKED)
+       RETURNING account_id`,
+      [limit],
+    )).rows as { account_id: string }[];
+    if (taken.length === 0) return 0;
+    const accounts = (await trx('accounts')
+      .select('import_supplier', 'external_account_number')
+      .whereIn(
+        'id',
+        taken.map((t) => t.account_id),
+      )) as { import_supplier: string; external_account_number: string }[];
+    const bySupplier = new Map<string, string[]>();
+    for (const a of accounts) {
+      const list = bySupplier.get(a.import_supplier);
+      if (list) list.push(a.external_account_number);
+      else bySupplier.set(a.import_supplier, [a.external_account_number]);
+    }
+    for (const [supplier, externals] of bySupplier) await accountDigests(trx, supplier, externals);
+    return taken.length;
+  });
+}
+
+/** Accounts waiting for the digest filler. */
+export async function pendingDigestCount(db: Knex): Promise<number> {
+  const [{ n }] = (await db('account_digest_pending').count({ n: '*' })) as { n: string }[];
+  return Number(n);
 }

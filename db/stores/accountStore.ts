@@ -114,14 +114,15 @@ export async function insertAccount(db: Knex, input: InsertAccountInput): Promis
     }
   }
 
-  await insertTablesWithUnnest(
-    db,
-    [...OWNED_TABLES, 'account_references' as const].map((table) => ({
+  await insertTablesWithUnnest(db, [
+    ...[...OWNED_TABLES, 'account_references' as const].map((table) => ({
       table,
       columns: LAYOUT[table].pg,
       rows: planned[table] ?? [],
     })),
-  );
+    // Queued for the digest filler (db/stores/accountDigests.ts), in the same statement.
+    { table: 'account_digest_pending', columns: { account_id: 'bigint' }, rows: [{ account_id: accountId }] },
+  ]);
   return createdFromRows(planned.accounts[0]!, planned);
 }
 

@@ -2,14 +2,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { CONSTRAINT } from '../../db/pgErrors';
 import { findAccountByExternal } from '../../db/stores/accountStore';
-import { accountDigests } from '../../db/stores/accountDigests';
 import { accountCreatedEvents } from '../events';
 import { type ImportRef, logFor, move, scopeOf, type StepDeps } from './context';
 import { writeRunAccount } from './writeAccount';
 
 /**
- * One transaction: the account and its stored digest, PROCESSED with kraken_identifier, and every
- * event of the creation. Idempotent: a retry after a commit finds PROCESSED and returns the same account.
+ * One transaction: the account (queued for its stored digest: db/stores/accountDigests.ts),
+ * PROCESSED with kraken_identifier, and every event of the creation. Idempotent: a retry after a commit finds PROCESSED and returns the same account.
  */
 export async function createAccount(deps: StepDeps, ref: ImportRef): Promise<{ accountNumber: string }> {
   // A drawn account number already taken is retried: the next attempt draws another.
@@ -26,9 +25,6 @@ export async function createAccount(deps: StepDeps, ref: ImportRef): Promise<{ a
     const existing = facts.accountExists ? await findAccountByExternal(trx, p.importSupplier, p.externalAccountNumber) : null;
     const at = deps.now();
     const created = existing ?? (await insert());
-    // The digest of the account as stored, read back from the rows just written (the
-    // reconciliation's bulk operation answers from it: db/stores/accountDigests.ts).
-    if (!existing) await accountDigests(trx, p.importSupplier, [p.externalAccountNumber]);
     await move(deps, trx, p, 'PROCESSED', at, { step: 'post_import', krakenIdentifier: created.accountNumber, error: null }, accountCreatedEvents(scopeOf(p, at), created));
     logFor(deps.log, p).info({ accountNumber: created.accountNumber }, 'account created');
     return { accountNumber: created.accountNumber };

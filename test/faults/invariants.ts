@@ -84,7 +84,7 @@ export async function checkBook(o: {
   /**
    * The book's accounts by external account number: each account as stored (read back from its
    * tables) must digest to its book account's digest, and carry the digest of its rows stored by
-   * the create in its own transaction (db/stores/accountDigests.ts): the book arrived intact, and
+   * the workers' digest filler (db/stores/accountDigests.ts): the book arrived intact, and
    * what the reconciliation answers from is true, whatever was killed.
    */
   book?: Map<string, unknown>;
@@ -140,6 +140,11 @@ export async function checkBook(o: {
   }
 
   if (o.book) {
+    // The workers' digest filler stores the digests the creates queued, off the imports' path:
+    // given a minute to catch up (it runs every second).
+    const queued = async () =>
+      Number(((await db('account_digest_pending').join('accounts', 'accounts.id', 'account_digest_pending.account_id').where('accounts.import_supplier', o.supplier).whereIn('accounts.external_account_number', exts).count({ n: '*' })) as { n: string }[])[0]!.n);
+    for (const deadline = Date.now() + 60_000; (await queued()) > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 500));
     const stored = new Map<string, string | null>(
       (await db('accounts').select('external_account_number', 'stored_digest').where({ import_supplier: o.supplier }).whereIn('external_account_number', exts)).map((a) => [a.external_account_number as string, a.stored_digest as string | null]),
     );
@@ -153,7 +158,7 @@ export async function checkBook(o: {
         if (o.book.has(ext) && fresh !== accountDigest(o.book.get(ext))) note(`${ext}: the account as stored differs from the book's`);
         const s = stored.get(ext);
         // `<form>:sha256:<hex>`: the form is the service build's (this checker may run another).
-        if (!s) note(`${ext}: no stored digest`);
+        if (!s) note(`${ext}: no stored digest (${(await queued()) > 0 ? 'still queued for the filler after a minute' : 'not queued'})`);
         else if (s.slice(s.indexOf(':') + 1) !== fresh) note(`${ext}: the stored digest is not the digest of its rows`);
       }
     }

@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { accountDigest } from '../../account/canonical';
-import { accountDigests, digestForm } from '../../db/stores/accountDigests';
+import { accountDigests, digestForm, fillPendingDigests, pendingDigestCount } from '../../db/stores/accountDigests';
 import { OWNED_TABLES } from '../../db/stores/accountTables';
 import { insertAccount, loadAccount, newAccountNumber, type Account } from '../../db/stores/accountStore';
 import { createTestDatabase, TestDatabase } from '../support/db';
+import { DigestFiller } from '../../imports/digestFiller';
+import { createLogger } from '../../lib/logger';
 
 const EXAMPLE_PATH = path.join(__dirname, '../../examples/account-dual-fuel.json');
 const SUPPLIER = 'DEMO_ENERGY';
@@ -43,6 +45,24 @@ describe('stored account digests', () => {
   });
   afterAll(async () => {
     await t.drop();
+  });
+
+  it('queues each new account for the digest filler, which stores the digest of its rows and empties the queue', async () => {
+    expect(await pendingDigestCount(t.db)).toBe(2);
+    expect(await stored('DIG-A')).toBeNull();
+    // An account queued and deleted before the filler got to it: taken off the queue, nothing stored.
+    const gone = variant('DIG-GONE');
+    const goneNumber = newAccountNumber();
+    await t.db.transaction((trx) => insertAccount(trx, { importSupplier: SUPPLIER, externalAccountNumber: 'DIG-GONE', accountNumber: goneNumber, account: gone }));
+    await t.db('accounts').where({ number: goneNumber }).del();
+    expect(await pendingDigestCount(t.db)).toBe(3);
+    expect(await fillPendingDigests(t.db, 2)).toBe(2);
+    expect(await fillPendingDigests(t.db, 2)).toBe(1);
+    expect(await fillPendingDigests(t.db, 2)).toBe(0);
+    expect(await pendingDigestCount(t.db)).toBe(0);
+    for (const ext of ['DIG-A', 'DIG-B']) expect(await stored(ext)).toBe(`${digestForm()}:${accountDigest(accounts.get(ext)!.sent)}`);
+    // The filler's work undone, for the tests below.
+    await t.db('accounts').update({ stored_digest: null });
   });
 
   it('stores the digest of the account read back, in this build’s form, and answers it next time without reading the rows', async () => {
@@ -138,6 +158,23 @@ describe('stored account digests', () => {
     const after = (await digestsOf(['DIG-B'])).get('DIG-B');
     expect(after).not.toBe(readerDigest);
     expect(after).toBe(await fresh('DIG-B'));
+  });
+
+  it('the workers’ filler drains the queue on its own, a full batch after another, and stops', async () => {
+    for (const ext of ['DIG-C', 'DIG-D', 'DIG-E']) {
+      const sent = variant(ext);
+      const number = newAccountNumber();
+      await t.db.transaction((trx) => insertAccount(trx, { importSupplier: SUPPLIER, externalAccountNumber: ext, accountNumber: number, account: sent }));
+      accounts.set(ext, { id: 0, number, sent });
+    }
+    expect(await pendingDigestCount(t.db)).toBe(3);
+    const filler = new DigestFiller({ db: t.db, log: createLogger({ level: 'warn', name: 'test' }), intervalMs: 50, batch: 2 });
+    filler.start();
+    const deadline = Date.now() + 10_000;
+    while ((await pendingDigestCount(t.db)) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await filler.stop();
+    expect(await pendingDigestCount(t.db)).toBe(0);
+    for (const ext of ['DIG-C', 'DIG-D', 'DIG-E']) expect(await stored(ext)).toBe(`${digestForm()}:${accountDigest(accounts.get(ext)!.sent)}`);
   });
 
   it('forgets every digest on a TRUNCATE of an account table', async () => {
