@@ -82,6 +82,9 @@ export class Availability {
     o.signal.addEventListener(
       'abort',
       () => {
+        // The outage timer too: left running, it kept a stopped run's process alive for the rest
+        // of --outage-timeout (30 min by default) after its summary was printed.
+        if (this.down?.giveUp) clearTimeout(this.down.giveUp);
         this.down?.ended.abort();
         this.rejectAll(this.gaveUp ?? new AbortedError());
       },

@@ -47,6 +47,18 @@ describe('Availability', () => {
     await expect(g.a.admit()).rejects.toBeInstanceOf(ApiUnavailableError);
   });
 
+  it('a run stopped during an outage leaves no timer behind (the process can exit)', async () => {
+    const g = gate(async () => 'ECONNREFUSED', 30 * 60_000);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    g.a.failed('ECONNREFUSED', 'transport');
+    const waiting = g.a.admit();
+    expect(timers()).toBeGreaterThan(before);
+    g.controller.abort();
+    await expect(waiting).rejects.toThrow();
+    expect(timers()).toBe(before);
+  });
+
   it('shows the outage on the progress line', () => {
     const since = new Date(2026, 0, 1, 12, 1, 3).getTime();
     expect(outageText({ since, reason: 'ECONNREFUSED', nextProbeAt: since + 8000 }, since)).toBe('API unavailable since 12:01:03 (ECONNREFUSED) — retrying in 8 s');
