@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,6 +111,38 @@ describe('reconcile: the book read, parsed and hashed', () => {
     // The default, as docs/configuration.md gives it.
     const flags = /const RECONCILE_NODE_OPTIONS = '([^']+)'/.exec(fs.readFileSync(path.join(ROOT, 'bin/data-import'), 'utf8'))![1];
     expect(fs.readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8')).toContain(`| \`DATA_IMPORT_RECONCILE_NODE_OPTIONS\` | \`${flags}\` |`);
+  });
+});
+
+describe('reconcile: Ctrl-C on a terminal (bin/data-import runs it in a node of its own)', () => {
+  it('stops as one Ctrl-C asks, during an API outage: the summary printed, exit 130, at once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'di-recsig-'));
+    try {
+      const book = path.join(dir, 'book.ndjson');
+      fs.writeFileSync(book, `${JSON.stringify(example('SIG-1'))}\n`);
+      // Port 9 (discard) refuses: an outage, which reconcile waits out for up to --outage-timeout.
+      const child = spawn(path.join(ROOT, 'bin/data-import'), ['reconcile', '--input', book, '--api-url', 'http://127.0.0.1:9', '--api-key', 'x', '--progress', 'none'], { detached: true, env: { ...process.env, NODE_OPTIONS: '' } });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      await new Promise((r) => setTimeout(r, 2500));
+      // The terminal's Ctrl-C goes to the whole process group: both nodes get it.
+      process.kill(-child.pid!, 'SIGINT');
+      const code = await new Promise<number | null>((resolve) => {
+        const kill = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
+        child.on('exit', (c) => {
+          clearTimeout(kill);
+          resolve(c);
+        });
+      });
+      expect(code).toBe(130);
+      expect(out).toContain('reconciliation interrupted');
+      // One Ctrl-C, not two (a second quits at once, without the summary).
+      expect(err.match(/stopping:/g)).toHaveLength(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
