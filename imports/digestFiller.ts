@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
+import { PeriodicPass } from '../lib/periodic';
 import { FILL_BATCH, fillPendingDigests } from '../db/stores/accountDigests';
 
 /**
@@ -10,28 +11,18 @@ import { FILL_BATCH, fillPendingDigests } from '../db/stores/accountDigests';
  * finds a full batch; a failed pass is logged and the queue kept for the next.
  */
 export class DigestFiller {
-  private timer: NodeJS.Timeout | null = null;
-  private busy: Promise<void> | null = null;
+  private readonly periodic: PeriodicPass;
 
-  constructor(private readonly o: { db: Knex; log: Logger; intervalMs?: number; batch?: number }) {}
-
-  start(): void {
-    const tick = () => {
-      this.busy = this.drain()
-        .then(() => undefined)
-        .catch((err) => this.o.log.warn({ err: String(err) }, 'digest filler pass failed'))
-        .finally(() => {
-          this.busy = null;
-          if (this.timer !== null) this.timer = setTimeout(tick, this.o.intervalMs ?? 1000);
-        });
-    };
-    this.timer = setTimeout(tick, this.o.intervalMs ?? 1000);
+  constructor(private readonly o: { db: Knex; log: Logger; intervalMs?: number; batch?: number }) {
+    this.periodic = new PeriodicPass(() => this.drain(), o.intervalMs ?? 1000, (err) => o.log.warn({ err: String(err) }, 'digest filler pass failed'));
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.busy;
+  start(): void {
+    this.periodic.start();
+  }
+
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** Passes until one finds less than a full batch (or the filler is stopped); the accounts taken. */
@@ -41,7 +32,7 @@ export class DigestFiller {
     for (;;) {
       const n = await fillPendingDigests(this.o.db, batch);
       total += n;
-      if (n < batch || this.timer === null) return total;
+      if (n < batch || !this.periodic.running) return total;
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
+import { PeriodicPass } from '../lib/periodic';
 import { findUnstartedRuns, setWorkflowRunId } from './store';
 import { startImportWorkflow } from './startWorkflow';
 
@@ -11,30 +12,20 @@ import { startImportWorkflow } from './startWorkflow';
  * idempotent, so racing the API is harmless.
  */
 export class UnstartedRunSweeper {
-  private timer: NodeJS.Timeout | null = null;
-  private busy: Promise<void> | null = null;
+  private readonly periodic: PeriodicPass;
 
   constructor(
     private readonly o: { db: Knex; temporal: Client; taskQueue: string; log: Logger; intervalMs?: number; graceSeconds?: number },
-  ) {}
-
-  start(): void {
-    const tick = () => {
-      this.busy = this.sweep()
-        .then(() => undefined)
-        .catch((err) => this.o.log.warn({ err: String(err) }, 'sweeper pass failed'))
-        .finally(() => {
-          this.busy = null;
-          if (this.timer !== null) this.timer = setTimeout(tick, this.o.intervalMs ?? 10_000);
-        });
-    };
-    this.timer = setTimeout(tick, this.o.intervalMs ?? 10_000);
+  ) {
+    this.periodic = new PeriodicPass(() => this.sweep(), o.intervalMs ?? 10_000, (err) => o.log.warn({ err: String(err) }, 'sweeper pass failed'));
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.busy;
+  start(): void {
+    this.periodic.start();
+  }
+
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   async sweep(): Promise<number> {
