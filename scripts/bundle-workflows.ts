@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOW_TRACING_INTERCEPTORS, workflowBundlePaths } from '../worker/workflowBundles';
+import { TRACED_BUNDLE_PRELOAD_MODULES, WORKFLOW_TRACING_INTERCEPTORS, workflowBundlePaths } from '../worker/workflowBundles';
 
 /**
  * Prebuilds the workflow bundles so the worker starts in a second instead of bundling at start:
@@ -10,8 +10,12 @@ import { WORKFLOW_TRACING_INTERCEPTORS, workflowBundlePaths } from '../worker/wo
  */
 async function main(): Promise<void> {
   const out = workflowBundlePaths(path.join(__dirname, '..'));
-  for (const [file, interceptors] of [[out.plain, []], [out.traced, [WORKFLOW_TRACING_INTERCEPTORS]]] as const) {
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), workflowInterceptorModules: [...interceptors], logger: undefined });
+  const bundles = [
+    [out.plain, [], []],
+    [out.traced, [WORKFLOW_TRACING_INTERCEPTORS], TRACED_BUNDLE_PRELOAD_MODULES],
+  ] as const;
+  for (const [file, interceptors, preload] of bundles) {
+    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), workflowInterceptorModules: [...interceptors], preloadModules: [...preload], logger: undefined });
     fs.writeFileSync(file, code);
     process.stderr.write(`[data-import] workflow bundle: ${path.relative(process.cwd(), file)} (${Math.round(code.length / 1024)} KiB)\n`);
   }

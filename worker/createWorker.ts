@@ -1,6 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from '../lib/tracing';
-import { WORKFLOW_TRACING_INTERCEPTORS } from './workflowBundles';
+import { TRACED_BUNDLE_PRELOAD_MODULES, WORKFLOW_TRACING_INTERCEPTORS } from './workflowBundles';
 
 export { workflowBundlePaths } from './workflowBundles';
 import { createActivities } from '../imports/activities';
@@ -60,7 +60,7 @@ export interface WorkerDeps {
 }
 
 /** The interceptors and sinks of tracing; none when it is off (no span, no header, no sink call). */
-function tracingOptions(t: WorkerDeps['tracing'], fromSource: boolean): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
+function tracingOptions(t: WorkerDeps['tracing'], fromSource: boolean): Pick<WorkerOptions, 'interceptors' | 'sinks' | 'bundlerOptions'> {
   if (!t) return {};
   // Loaded only with tracing on: an untraced worker never loads the OpenTelemetry SDK.
   const { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
@@ -82,6 +82,8 @@ function tracingOptions(t: WorkerDeps['tracing'], fromSource: boolean): Pick<Wor
       ...(fromSource ? { workflowModules: [WORKFLOW_TRACING_INTERCEPTORS] } : {}),
     },
     sinks: { exporter: makeWorkflowExporter(t.spanProcessor, t.resource) },
+    // As the prebuilt traced bundle (scripts/bundle-workflows.ts).
+    ...(fromSource ? { bundlerOptions: { preloadModules: TRACED_BUNDLE_PRELOAD_MODULES } } : {}),
   };
 }
 

@@ -7,6 +7,18 @@
  */
 export const WORKFLOW_TRACING_INTERCEPTORS = require.resolve('../workflows/tracingInterceptors');
 
+/**
+ * The modules of the traced bundle evaluated once per workflow thread instead of once per sampled
+ * workflow (the bundler's `preloadModules`: shared, deep-frozen, in the reusable V8 context). Only
+ * modules without state and without dependencies qualify: the OpenTelemetry semantic conventions
+ * (constant maps; the largest part of the per-workflow module evaluation, bench/RESULTS.md
+ * "Tracing"). `@opentelemetry/core`, `resources` and `sdk-trace-base` do not: they import
+ * `@opentelemetry/api`, whose trace API keeps the registered provider in a module instance that a
+ * frozen, shared copy would refuse (and share between workflows), and `core` reads the sandbox's
+ * `performance` global, set per workflow by the interceptors, when it is evaluated.
+ */
+export const TRACED_BUNDLE_PRELOAD_MODULES = [require.resolve('../workflows/tracingPreload')];
+
 /** The prebuilt bundles next to the build (scripts/bundle-workflows.ts writes both). */
 export function workflowBundlePaths(dir: string): { plain: string; traced: string } {
   return { plain: `${dir}/workflow-bundle.js`, traced: `${dir}/workflow-bundle-traced.js` };
