@@ -15,7 +15,19 @@ import { dbAuthStore } from '../auth/store';
 import { startOpsServer } from '../ops/server';
 import { deployStatus } from '../deploys/status';
 import { registerCustomerEmailGauge } from '../emails/metrics';
+import { startEagerStart } from './eagerStart';
 
+/**
+ * With API_EAGER_START the Temporal runtime's signal handlers are installed during start-up, and
+ * would swallow a stop signal until the server listens: a SIGTERM or SIGINT before then exits at once.
+ */
+function exitDuringStartup(signal: NodeJS.Signals): void {
+  process.stderr.write(`api: ${signal} during start-up: exiting\n`);
+  process.exit(0);
+}
+
+process.on('SIGTERM', exitDuringStartup);
+process.on('SIGINT', exitDuringStartup);
 bootProcess('api', async ({ config, log, onShutdown }) => {
   const metrics = createMetrics('api');
   const db = createDb(config.database.url, config.database.poolMax);
@@ -29,6 +41,8 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
     return { importsByStatus: await countByStatus(db), outboxBacklog: backlog.count, outboxOldestAgeSeconds: backlog.oldestAgeSeconds };
   });
   registerCustomerEmailGauge(metrics, db);
+  // API_EAGER_START: a worker of the task queue in this process, for the imports it starts (docs/operations.md "Eager start").
+  const eager = config.eagerStart.enabled ? await startEagerStart({ config, log, metrics, db, referenceData }) : undefined;
 
   const deps = {
     config,
@@ -39,6 +53,7 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
     referenceData,
     readiness: { postgres: postgresCheck(db), nats: natsCheck(nc), temporal: temporalCheck(connection) },
     authStore: dbAuthStore(db),
+    ...(eager && { eagerStart: { client: eager.client, policy: eager.policy } }),
   };
   const app = createApp(deps);
 
@@ -53,14 +68,18 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
   // The operations page: a second listener of this process (OPS_BIND), read-only.
   const ops = await startOpsServer(config, { db, log, deployment: () => deployStatus(temporal, config) });
 
+  process.off('SIGTERM', exitDuringStartup);
+  process.off('SIGINT', exitDuringStartup);
   onShutdown(async () => {
     // Stop accepting, let in-flight requests finish, then close the clients.
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await ops?.close();
+    // The imports the hosted worker runs finish (up to its shutdown grace time, 30 s) before the database closes.
+    await eager?.shutdown();
     await referenceData.stop();
     await nc.drain().catch(() => undefined);
     await connection.close().catch(() => undefined);
     await db.destroy();
-  });
+  }, eager ? 60_000 : undefined);
 }, (err) => `api failed to start: ${err instanceof Error ? err.message : String(err)}`);

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import type { AccountValidator, Issue } from '../account/validator';
 import { importWorkflowId } from './workflowId';
-import { startImportWorkflow } from './startWorkflow';
+import { startImportWorkflow, type EagerStartPolicy } from './startWorkflow';
 import { isUniqueViolation } from '../db/pgErrors';
 import { ACTIVE, findProcess, ImportProcess, insertFirstRun, type NewRun, setWorkflowRunId, upsertRun } from './store';
 import { AlreadyImportedError, AccountValidationError, ImportProcessError } from '../http/errors';
@@ -13,6 +13,8 @@ export interface ImportServiceDeps {
   temporal: Client;
   taskQueue: string;
   log: Logger;
+  /** Eager start (API_EAGER_START): `temporal` is then the client over the hosted worker's connection. */
+  eagerStart?: EagerStartPolicy;
 }
 
 /** validate: every issue of the payload, or its warnings. */
@@ -92,7 +94,7 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
   }
 
   try {
-    const runId = await startImportWorkflow(deps.temporal, deps.taskQueue, process);
+    const runId = await startImportWorkflow(deps.temporal, deps.taskQueue, process, deps.eagerStart);
     await setWorkflowRunId(deps.db, process.id, process.run, runId);
   } catch (err) {
     // The import is stored; the sweeper starts its workflow when Temporal answers again.

@@ -5,6 +5,18 @@ import { ExternalAccountNumberKey, ImportStatusKey, ImportSupplierKey } from '..
 import { activeTrace } from '../lib/traceContext';
 
 /**
+ * Eager start (API_EAGER_START, api/eagerStart.ts): whether this start asks Temporal to hand the
+ * import's first workflow task back with the start, to the worker this process hosts on the same
+ * connection, and what became of it. The start is as durable either way: Temporal answers once the
+ * execution is stored, and a task the process does not complete (it died) times out and goes to
+ * another worker of the task queue.
+ */
+export interface EagerStartPolicy {
+  request(): boolean;
+  started(eagerly: boolean): void;
+}
+
+/**
  * Starts the workflow of one run of an import. Idempotent: starting a run whose workflow already
  * runs returns that one (a retried start, or the sweeper racing the API); the run number in the
  * memo tells them apart. The id reuse policy allows a new run after the previous one closed; the
@@ -14,7 +26,7 @@ import { activeTrace } from '../lib/traceContext';
  * request's), whose id the memo keeps as `traceId` (and the UI's details show): `temporal workflow
  * describe -w <workflow id>` finds the trace of an import.
  */
-export async function startImportWorkflow(client: Client, taskQueue: string, p: ImportProcess): Promise<string> {
+export async function startImportWorkflow(client: Client, taskQueue: string, p: ImportProcess, eager?: EagerStartPolicy): Promise<string> {
   const input: AccountImportInput = {
     importProcessId: p.id,
     run: p.run,
@@ -26,7 +38,7 @@ export async function startImportWorkflow(client: Client, taskQueue: string, p: 
   };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await start(client, taskQueue, p, input);
+      return await start(client, taskQueue, p, input, eager);
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       const handle = client.workflow.getHandle(p.workflowId);
@@ -44,8 +56,9 @@ export async function startImportWorkflow(client: Client, taskQueue: string, p: 
   }
 }
 
-async function start(client: Client, taskQueue: string, p: ImportProcess, input: AccountImportInput): Promise<string> {
+async function start(client: Client, taskQueue: string, p: ImportProcess, input: AccountImportInput, eager: EagerStartPolicy | undefined): Promise<string> {
   const trace = activeTrace();
+  const requestEagerStart = eager?.request() ?? false;
   {
     // Started by the function, not a string: the compiler checks `args` against its input, and its
     // name is the workflow type ('accountImport') that recorded histories and running workflows carry.
@@ -56,6 +69,7 @@ async function start(client: Client, taskQueue: string, p: ImportProcess, input:
       memo: { run: p.run, importProcessId: p.id, ...(trace && { traceId: trace.id, traceSampled: trace.sampled }) },
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       workflowIdConflictPolicy: 'FAIL',
+      requestEagerStart,
       typedSearchAttributes: [
         { key: ImportSupplierKey, value: p.importSupplier },
         { key: ExternalAccountNumberKey, value: p.externalAccountNumber },
@@ -64,6 +78,7 @@ async function start(client: Client, taskQueue: string, p: ImportProcess, input:
       staticSummary: `Import of account ${p.externalAccountNumber} for ${p.importSupplier}${p.isDryRun ? ' (dry run)' : ''}`,
       staticDetails: `Import supplier: **${p.importSupplier}**\n\nExternal account number: **${p.externalAccountNumber}**\n\nRun: ${p.run}${p.isDryRun ? ' (dry run)' : ''}\n\nSchedule window: ${input.scheduleWindowStart} – ${input.scheduleWindowEnd}${trace ? `\n\nTrace: ${trace.id}${trace.sampled ? '' : ' (not sampled)'}` : ''}`,
     });
+    if (requestEagerStart) eager?.started(handle.eagerlyStarted);
     return handle.firstExecutionRunId;
   }
 }

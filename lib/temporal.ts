@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type ConnectionLike } from '@temporalio/client';
 import type { Config } from './config';
 import { activeTracing } from './tracing';
 
@@ -13,9 +13,16 @@ export async function connectTemporal(t: Config['temporal']): Promise<{ client: 
     tls: t.tls || undefined,
     apiKey: t.apiKey,
   });
+  return { client: temporalClient(t, connection), connection };
+}
+
+/**
+ * A client of the namespace over a connection: the one above, or a worker's NativeConnection (a
+ * start through it may hand the first workflow task to that worker: api/eagerStart.ts).
+ */
+export function temporalClient(t: Config['temporal'], connection: ConnectionLike): Client {
   // Loaded only with tracing on: an untraced process never loads the OpenTelemetry SDK.
   const otel = activeTracing() ? (require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry')) : null;
   const interceptors = otel ? { workflow: [new otel.OpenTelemetryWorkflowClientInterceptor()] } : undefined;
-  const client = new Client({ connection, namespace: t.namespace, interceptors });
-  return { client, connection };
+  return new Client({ connection, namespace: t.namespace, interceptors });
 }

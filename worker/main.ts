@@ -1,8 +1,6 @@
 // First: tracing patches the HTTP and PostgreSQL modules before anything loads them.
 import './tracing';
 import v8 from 'node:v8';
-import fs from 'node:fs';
-import path from 'node:path';
 import http from 'node:http';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { bootProcess } from '../lib/boot';
@@ -13,13 +11,9 @@ import { connectNats, ensureStream } from '../events/nats';
 import { OutboxRelay } from '../events/relay';
 import { connectTemporal } from '../lib/temporal';
 import { ReferenceDataCache } from '../account/referenceDataCache';
-import { databaseValidator } from '../suppliers/databaseValidator';
-import { createWorker, createWorkerActivities, workflowBundlePaths } from './createWorker';
-import { activeTracing } from '../lib/tracing';
+import { createImportWorker } from './importWorker';
 import { UnstartedRunSweeper } from '../imports/sweeper';
 import { DigestFiller } from '../imports/digestFiller';
-import { PayloadBudget } from '../lib/payloadBudget';
-import { createMailer } from '../emails/mailer';
 import { ensureMaintenanceSchedule } from './maintenanceSchedule';
 import { freePort, listenWithFallback } from './metricsPorts';
 import { currentBuild } from '../lib/buildInfo';
@@ -39,9 +33,8 @@ process.on('SIGTERM', exitDuringStartup);
 process.on('SIGINT', exitDuringStartup);
 bootProcess('worker', async ({ config, log, onShutdown }) => {
   const metrics = createMetrics('worker');
-  // The build this process runs: the version it registers in the worker deployment.
+  // The build this process runs (its worker registers it as its version in the worker deployment).
   const build = currentBuild();
-  const version = { deploymentName: config.temporal.deploymentName, buildId: build.buildId };
 
   // Worker metrics and the SDK's own (task latencies, slots, sticky cache...) on two Prometheus
   // endpoints. A port another worker on this host holds falls back to a free one (docs/operations.md "Supervision and ports").
@@ -75,34 +68,9 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   await ensureStream(nc, { ...config.nats, subjectPrefix: config.nats.subjectPrefix });
   const referenceData = new ReferenceDataCache(db);
   await referenceData.start();
-  const validator = databaseValidator({ db, cache: referenceData });
 
   const connection = await NativeConnection.connect({ address: config.temporal.address, tls: config.temporal.tls || undefined, apiKey: config.temporal.apiKey });
-  // The traced bundle carries the OpenTelemetry workflow interceptors; with tracing off the plain
-  // one runs, so an untraced worker pays nothing for them.
-  const tracing = activeTracing() ?? undefined;
-  const bundles = workflowBundlePaths(path.join(__dirname, '..'));
-  const bundle = tracing ? bundles.traced : bundles.plain;
-  const mail = createMailer(config.email);
-  const worker = await createWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    activities: createWorkerActivities({
-      db,
-      validator,
-      subjectPrefix: config.nats.subjectPrefix,
-      log,
-      metrics,
-      mail,
-      payloadBudget: new PayloadBudget(config.worker.payloadBudgetBytes),
-    }),
-    maxConcurrentActivities: config.worker.maxConcurrentActivities,
-    maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks,
-    workflowBundlePath: fs.existsSync(bundle) ? bundle : undefined,
-    version,
-    tracing,
-  });
+  const { worker, version, close: closeWorker } = await createImportWorker({ config, log, metrics, db, referenceData, connection, maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks });
 
   const relay = new OutboxRelay({
     db,
@@ -155,7 +123,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
     await relay.stop();
     metricsServer?.close();
     await referenceData.stop();
-    mail.transport.close();
+    closeWorker();
     await nc.drain().catch(() => undefined);
     await clientConnection.close().catch(() => undefined);
     await connection.close().catch(() => undefined);

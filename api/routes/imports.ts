@@ -64,7 +64,14 @@ export function importsRouter(deps: RouterDeps): Router {
     assertObject(ctx.request.body);
     context(ctx, ctx.request.body);
     const { warnings, process } = await createImport(
-      { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue, log: ctx.state.log },
+      {
+        db: deps.db,
+        // With eager start on, the client over the hosted worker's connection (api/eagerStart.ts).
+        temporal: deps.eagerStart?.client ?? deps.temporal,
+        taskQueue: deps.config.temporal.taskQueue,
+        log: ctx.state.log,
+        eagerStart: deps.eagerStart?.policy,
+      },
       validatorFor(ctx),
       ctx.request.body,
     );
