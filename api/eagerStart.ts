@@ -11,9 +11,12 @@ import { PeriodicPass } from '../lib/periodic';
 import { describeDeployment } from '../deploys/versions';
 import { createImportWorker } from '../worker/importWorker';
 
-/** How often the API reads the deployment's routing, and how old a reading may be before eager start pauses. */
-export const ROUTING_CHECK_MS = 5_000;
-export const ROUTING_STALE_MS = 15_000;
+/**
+ * How often the API reads the deployment's routing (one DescribeWorkerDeployment a second per API
+ * process), and how old a reading may be before eager start pauses.
+ */
+export const ROUTING_CHECK_MS = 1_000;
+export const ROUTING_STALE_MS = 5_000;
 
 export interface EagerStart {
   /** The client over the hosted worker's connection: an eager start must go through it. */
@@ -54,7 +57,7 @@ export async function startEagerStart(o: { config: Config; log: Logger; metrics:
   let routingOkAt = 0;
   let lastState: string | null = null;
   const checkRouting = async () => {
-    const d = await client.withDeadline(Date.now() + ROUTING_CHECK_MS, () => describeDeployment(client, version.deploymentName));
+    const d = await client.withDeadline(Date.now() + ROUTING_STALE_MS - ROUTING_CHECK_MS, () => describeDeployment(client, version.deploymentName));
     const ok = d !== null && d.currentBuildId === version.buildId && d.ramping === null;
     routingOkAt = ok ? Date.now() : 0;
     const state = ok ? 'current' : `not current (current ${d?.currentBuildId ?? 'none'}${d?.ramping ? `, ramping ${d.ramping.buildId} ${d.ramping.percentage} %` : ''})`;
@@ -72,6 +75,7 @@ export async function startEagerStart(o: { config: Config; log: Logger; metrics:
 
   const running: Promise<void> = worker.run();
   let stopping = false;
+  let lastFallbackLog = 0;
   running.catch((err: unknown) => log.error({ err: String(err) }, 'the API\'s eager-start worker stopped'));
   const allowed = () => !stopping && worker.getState() === 'RUNNING' && Date.now() - routingOkAt < ROUTING_STALE_MS;
   log.info({ taskQueue: t.taskQueue, buildId: version.buildId, workflowTasks: config.eagerStart.workflowTasks }, 'eager start: this process hosts a worker of the task queue');
@@ -81,7 +85,14 @@ export async function startEagerStart(o: { config: Config; log: Logger; metrics:
     allowed,
     policy: {
       request: allowed,
-      started: (eagerly) => metrics.eagerStarts.inc({ outcome: eagerly ? 'eager' : 'fallback' }),
+      started: (eagerly) => {
+        metrics.eagerStarts.inc({ outcome: eagerly ? 'eager' : 'fallback' });
+        // Logged too, at most once a minute: the count alone would be easy to miss.
+        if (!eagerly && Date.now() - lastFallbackLog > 60_000) {
+          lastFallbackLog = Date.now();
+          log.warn({ workflowTasks: config.eagerStart.workflowTasks }, 'an eager start fell back to the task queue (no free workflow-task slot in this process, or the server declined): raise API_EAGER_WORKFLOW_TASKS if it goes on (data_import_eager_starts_total)');
+        }
+      },
     },
     shutdown: async () => {
       stopping = true;

@@ -12,6 +12,9 @@
  * benchmarks run it, and/or `as-run`, on a SQLite file with the pragmas `npm run up` gives it: the
  * stack a user of the README's first command gets; default both), its worker and API, and its own
  * `data-import migrate` as a separate process, so that every process's CPU is read from /proc.
+ * BENCH_BEFORE_ENV / BENCH_AFTER_ENV (`KEY=VALUE,...`): settings of that side's service processes
+ * only, recorded with the result — the same tree twice with a setting off and on
+ * (`--before . --after .`, BENCH_AFTER_ENV=API_EAGER_START=true).
  * Figures: bench/NOTES.md "bench:compare"; written to bench/results/compare.json, rendered into
  * bench/RESULTS.md by bench/results.ts.
  */
@@ -53,6 +56,26 @@ function args(argv: string[]): { before: string; after: string; counts: Record<P
     counts: { typical: Number(o.count ?? process.env.BENCH_COUNT ?? 1000), large: Number(o['large-count'] ?? process.env.BENCH_LARGE_COUNT ?? 300) } as Record<Profile, number>,
     profiles,
   };
+}
+
+/** BENCH_BEFORE_ENV / BENCH_AFTER_ENV: `KEY=VALUE,...`. */
+function sideEnv(name: 'BENCH_BEFORE_ENV' | 'BENCH_AFTER_ENV'): Record<string, string> {
+  const v = process.env[name]?.trim();
+  if (!v) return {};
+  return Object.fromEntries(
+    v.split(',').map((pair) => {
+      const i = pair.indexOf('=');
+      if (i <= 0) throw new Error(`${name}: expected KEY=VALUE,..., got ${pair}`);
+      return [pair.slice(0, i).trim(), pair.slice(i + 1).trim()];
+    }),
+  );
+}
+
+/** The API's count of eager starts by outcome (API_EAGER_START), from its /metrics. */
+async function eagerStarts(apiUrl: string): Promise<{ eager: number; fallback: number }> {
+  const text = await (await fetch(`${apiUrl}/metrics`)).text();
+  const n = (outcome: string) => Number(new RegExp(`^data_import_eager_starts_total\\{[^}]*outcome="${outcome}"[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { eager: n('eager'), fallback: n('fallback') };
 }
 
 const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
@@ -122,9 +145,9 @@ async function rawBaseline(profile: Profile, count: number, seed: string): Promi
 /** The stack running now: Ctrl-C stops it (processes, stream, database) before leaving. */
 let running: BenchStack | null = null;
 
-async function runSide(root: string, commit: Commit, input: string, count: number, baseline: number, work: string, label: string, temporal: StackKind): Promise<SideResult> {
-  console.error(`[compare] ${label}: ${commit.sha.slice(0, 7)} ${commit.subject}`);
-  const stack = await startBenchStack({ root, temporal });
+async function runSide(root: string, commit: Commit, input: string, count: number, baseline: number, work: string, label: string, temporal: StackKind, env: Record<string, string>): Promise<SideResult> {
+  console.error(`[compare] ${label}: ${commit.sha.slice(0, 7)} ${commit.subject}${Object.keys(env).length ? ` with ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
+  const stack = await startBenchStack({ root, temporal, env });
   running = stack;
   try {
     const statsDb = createDb(stack.databaseUrl, 1);
@@ -135,6 +158,7 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
     const cpu1 = stack.cpu();
     const t1 = await temporalRequests(stack.temporalMetricsUrl);
     const rss = { worker: peakRssMiB(stack.worker.pid!), api: peakRssMiB(stack.api.pid!) };
+    const eager = env.API_EAGER_START ? await eagerStarts(stack.apiUrl) : undefined;
     const statements = statements0.available ? await readStatements(statsDb, count, 10) : statements0;
     await statsDb.destroy();
 
@@ -169,6 +193,8 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
         byOperation,
       },
       durationMs: summary.durationMs,
+      ...(Object.keys(env).length && { env }),
+      ...(eager && { eagerStarts: eager }),
     };
   } finally {
     running = null;
@@ -218,8 +244,8 @@ async function main() {
       // In memory first (the key the floor section reads is the profile's name), then as run.
       for (const kind of o.stacks) {
         const key = kind === 'memory' ? profile : `${profile}, as run`;
-        const b = await runSide(before.root, before.commit, input, count, baseline, work, `${profile}-${kind}-before`, kind);
-        const a = await runSide(after.root, after.commit, input, count, baseline, work, `${profile}-${kind}-after`, kind);
+        const b = await runSide(before.root, before.commit, input, count, baseline, work, `${profile}-${kind}-before`, kind, sideEnv('BENCH_BEFORE_ENV'));
+        const a = await runSide(after.root, after.commit, input, count, baseline, work, `${profile}-${kind}-after`, kind, sideEnv('BENCH_AFTER_ENV'));
         profiles[key] = { profile, stack: kind, accounts: count, seed, baselinePerSecond: baseline, before: b, after: a };
         console.log(`\n${key}: ${count} accounts, ${CONCURRENCY} in flight — before ${b.commit.sha.slice(0, 7)} (${b.commit.subject}), after ${a.commit.sha.slice(0, 7)}${a.commit.dirty ? ' + uncommitted changes' : ''} (${a.commit.subject})\n`);
         printTable(compareRows(b, a, baseline));

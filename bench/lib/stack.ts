@@ -104,6 +104,13 @@ export function temporalSqlitePragmas(env: NodeJS.ProcessEnv = process.env): str
  * with `pragmas`, as `npm run up` runs it), headless, the service's search attributes registered,
  * Prometheus metrics on a free port. Resolves once its port answers.
  */
+/** Where a benchmark's dev server writes its errors (a crash's last words): data/bench/temporal-<port>.log. */
+export function temporalLog(port: number): string {
+  const dir = path.join(ROOT, 'data', 'bench');
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, `temporal-${port}.log`);
+}
+
 export async function startTemporalDevServer(opts: { dbFile?: string; pragmas?: string[] } = {}): Promise<{ temporal: ChildProcess; temporalPort: number; temporalMetricsPort: number }> {
   const temporalPort = await freePort();
   const temporalMetricsPort = await freePort();
@@ -116,7 +123,7 @@ export async function startTemporalDevServer(opts: { dbFile?: string; pragmas?: 
     'server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--log-level', 'error', '--metrics-port', String(temporalMetricsPort),
     '--search-attribute', 'ImportSupplier=Keyword', '--search-attribute', 'ExternalAccountNumber=Keyword', '--search-attribute', 'ImportStatus=Keyword',
     ...store,
-  ], { stdio: 'ignore' });
+  ], { stdio: ['ignore', 'ignore', fs.openSync(temporalLog(temporalPort), 'w')] });
   try {
     await waitFor(() => portOpen(temporalPort), 'temporal');
   } catch (err) {
