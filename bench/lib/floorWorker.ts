@@ -73,6 +73,8 @@ async function main(): Promise<void> {
   await connection.close();
   process.send?.('ready');
   await running;
+  // The IPC channel (listened to in eager mode) would keep the process alive after its worker stopped.
+  process.disconnect?.();
 }
 
 main().catch((err) => {
