@@ -82,7 +82,10 @@ describe('eager workflow start (API_EAGER_START)', () => {
     expect(await eagerCount('eager')).toBe(before);
     expect(await eagerCount('fallback')).toBe(0);
     await eventually(async () => (await findProcess(s.t.db, 'DEMO_ENERGY', ext))?.status === 'PROCESSED', 60_000, 200);
-    const d = await s.client.workflow.getHandle(workflowId(ext)).describe();
-    expect(d.raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId).toBe('other');
+    await s.client.workflow.getHandle(workflowId(ext)).result();
+    // Every workflow task completed on the other build (its worker polled the task from the queue).
+    const history = await s.client.workflow.getHandle(workflowId(ext)).fetchHistory();
+    const builds = new Set((history.events ?? []).filter((e) => e.workflowTaskCompletedEventAttributes).map((e) => e.workflowTaskCompletedEventAttributes!.deploymentVersion?.buildId));
+    expect([...builds]).toEqual(['other']);
   }, 150_000);
 });
