@@ -20,6 +20,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import type { Knex } from 'knex';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../db/knex';
@@ -69,6 +70,23 @@ function sideEnv(name: 'BENCH_BEFORE_ENV' | 'BENCH_AFTER_ENV'): Record<string, s
       return [pair.slice(0, i).trim(), pair.slice(i + 1).trim()];
     }),
   );
+}
+
+/**
+ * ms until no event waits for the relay and no account for the digest filler (tables a tree does
+ * not have count as empty), at most `timeoutMs`.
+ */
+async function deferredWorkDone(db: Knex, timeoutMs: number): Promise<number> {
+  const t0 = Date.now();
+  const waiting = async (table: string) => {
+    try {
+      return Number((await db(table).count<{ n: string }[]>('* as n'))[0]!.n);
+    } catch {
+      return 0;
+    }
+  };
+  while (Date.now() - t0 < timeoutMs && (await waiting('outbox_pending')) + (await waiting('account_digest_pending')) > 0) await new Promise((r) => setTimeout(r, 100));
+  return Date.now() - t0;
 }
 
 /** The API's count of eager starts by outcome (API_EAGER_START), from its /metrics. */
@@ -155,6 +173,9 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
     const t0 = await temporalRequests(stack.temporalMetricsUrl);
     const cpu0 = stack.cpu();
     const { summary, cpuSeconds: clientCpu } = await migrateClient(stack, input, path.join(work, label));
+    // The work the service defers past an import (the relay's publications, the digest filler's
+    // stored digests) is counted on both sides alike: the window ends once it is done.
+    const settledMs = await deferredWorkDone(statsDb, 120_000);
     const cpu1 = stack.cpu();
     const t1 = await temporalRequests(stack.temporalMetricsUrl);
     const rss = { worker: peakRssMiB(stack.worker.pid!), api: peakRssMiB(stack.api.pid!) };
@@ -193,6 +214,7 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
         byOperation,
       },
       durationMs: summary.durationMs,
+      settledAfterMs: settledMs,
       ...(Object.keys(env).length && { env }),
       ...(eager && { eagerStarts: eager }),
     };

@@ -26,6 +26,8 @@ export interface SideResult {
   statements: StatementReport;
   temporalRequests: { perAccount: number; frontendPerAccount: number; persistencePerAccount: number; byOperation: Record<string, number> };
   durationMs: number;
+  /** ms after the client finished until the relay and the digest filler had nothing left (inside the CPU window). */
+  settledAfterMs?: number;
   /** BENCH_BEFORE_ENV / BENCH_AFTER_ENV of that side. */
   env?: Record<string, string>;
   /** With API_EAGER_START: the API's starts by outcome. */
@@ -50,6 +52,7 @@ export function compareRows(before: SideResult, after: SideResult, baseline: num
     ['CPU ms/account: API', (s) => s.cpuMsPerAccount.api, true],
     ['CPU ms/account: migrate client', (s) => s.cpuMsPerAccount.client, true],
     ['CPU ms/account: total', (s) => s.cpuMsPerAccount.total, true],
+    ['deferred work done after the client (ms, in the window)', (s) => s.settledAfterMs],
     ['peak RSS worker (MiB)', (s) => s.peakRssMiB.worker, true],
     ['peak RSS API (MiB)', (s) => s.peakRssMiB.api, true],
     ['PostgreSQL statements/account', (s) => (s.statements.available ? s.statements.callsPerAccount : 'n/a'), true],
