@@ -2,6 +2,7 @@
 import './tracing';
 import http from 'node:http';
 import { bootProcess } from '../lib/boot';
+import { exitOnSignalDuringStartup } from '../lib/shutdown';
 import { createMetrics, registerDatabaseGauges } from '../lib/metrics';
 import { createDb } from '../db/knex';
 import { connectNats } from '../events/nats';
@@ -17,17 +18,9 @@ import { deployStatus } from '../deploys/status';
 import { registerCustomerEmailGauge } from '../emails/metrics';
 import { startEagerStart } from './eagerStart';
 
-/**
- * With API_EAGER_START the Temporal runtime's signal handlers are installed during start-up, and
- * would swallow a stop signal until the server listens: a SIGTERM or SIGINT before then exits at once.
- */
-function exitDuringStartup(signal: NodeJS.Signals): void {
-  process.stderr.write(`api: ${signal} during start-up: exiting\n`);
-  process.exit(0);
-}
-
-process.on('SIGTERM', exitDuringStartup);
-process.on('SIGINT', exitDuringStartup);
+// With API_EAGER_START the Temporal runtime's signal handlers are installed during start-up: until
+// the server listens, a stop signal exits at once.
+const startedUp = exitOnSignalDuringStartup('api');
 bootProcess('api', async ({ config, log, onShutdown }) => {
   const metrics = createMetrics('api');
   const db = createDb(config.database.url, config.database.poolMax);
@@ -68,8 +61,7 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
   // The operations page: a second listener of this process (OPS_BIND), read-only.
   const ops = await startOpsServer(config, { db, log, deployment: () => deployStatus(temporal, config) });
 
-  process.off('SIGTERM', exitDuringStartup);
-  process.off('SIGINT', exitDuringStartup);
+  startedUp();
   onShutdown(async () => {
     // Stop accepting, let in-flight requests finish, then close the clients.
     await new Promise<void>((resolve) => server.close(() => resolve()));

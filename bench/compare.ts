@@ -29,6 +29,7 @@ import { peakRssMiB, startBenchStack, temporalRequests, temporalSqlitePragmas, w
 import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
 import { readStatements, resetStatements } from './lib/pgStatements';
 import { compareRows, type Commit, type SideResult } from './lib/compareTable';
+import { eagerStartsIn } from './lib/eagerStarts';
 
 const HERE = path.resolve(__dirname, '..');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -91,9 +92,7 @@ async function deferredWorkDone(db: Knex, timeoutMs: number): Promise<number> {
 
 /** The API's count of eager starts by outcome (API_EAGER_START), from its /metrics. */
 async function eagerStarts(apiUrl: string): Promise<{ eager: number; fallback: number }> {
-  const text = await (await fetch(`${apiUrl}/metrics`)).text();
-  const n = (outcome: string) => Number(new RegExp(`^data_import_eager_starts_total\\{[^}]*outcome="${outcome}"[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
-  return { eager: n('eager'), fallback: n('fallback') };
+  return eagerStartsIn(await (await fetch(`${apiUrl}/metrics`)).text());
 }
 
 const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();

@@ -35,6 +35,7 @@ import { startImportWorkflow } from '../imports/startWorkflow';
 import type { ImportProcess } from '../imports/store';
 import { serviceProcessEnv, workerNodeOptions } from '../lib/nodeOptions';
 import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
+import { median as medianOf } from './lib/stats';
 import { cpuSeconds, ownCpuSeconds, peakRssMiB, postgresCpuSeconds, startTemporalDevServer, temporalRequests, temporalSqlitePragmas, writeResult } from './lib/stack';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1000);
@@ -68,10 +69,10 @@ function processRow(i: number): ImportProcess {
   } as ImportProcess;
 }
 
-async function orchestration(EAGER: boolean) {
+async function orchestration(eager: boolean) {
   const { temporal, temporalPort, temporalMetricsPort } = await startTemporalDevServer({ dbFile: TEMPORAL_DB, pragmas: TEMPORAL_PRAGMAS });
   const address = `127.0.0.1:${temporalPort}`;
-  const worker = spawn(process.execPath, [...workerNodeOptions(process.env), '--import', 'tsx', path.join(__dirname, 'lib', 'floorWorker.ts'), address, TASK_QUEUE, ...(EAGER ? ['eager'] : [])], {
+  const worker = spawn(process.execPath, [...workerNodeOptions(process.env), '--import', 'tsx', path.join(__dirname, 'lib', 'floorWorker.ts'), address, TASK_QUEUE, ...(eager ? ['eager'] : [])], {
     env: serviceProcessEnv(process.env),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -99,7 +100,7 @@ async function orchestration(EAGER: boolean) {
           while (next < end) {
             const p = processRow(next++);
             const finished = new Promise<void>((resolve) => waiting.set(p.id, resolve));
-            if (EAGER) {
+            if (eager) {
               const started = new Promise<void>((resolve) => starting.set(p.id, resolve));
               worker.send({ start: p });
               await started;
@@ -137,7 +138,7 @@ async function orchestration(EAGER: boolean) {
       temporalFrontendRequestsPerImport: +(frontend / COUNT).toFixed(2),
       temporalPersistenceRequestsPerImport: +((r1.persistence - r0.persistence) / COUNT).toFixed(2),
       peakRssWorkerMiB: peakRssMiB(worker.pid!),
-      eagerStart: EAGER ? { eager: eagerStarts.eager - e0.eager, fallback: eagerStarts.fallback - e0.fallback } : null,
+      eagerStart: eager ? { eager: eagerStarts.eager - e0.eager, fallback: eagerStarts.fallback - e0.fallback } : null,
     };
   } finally {
     worker.kill('SIGTERM');
@@ -176,10 +177,7 @@ function floorParts(o: Awaited<ReturnType<typeof orchestration>>, w: Awaited<Ret
 
 type Orchestration = Awaited<ReturnType<typeof orchestration>>;
 const temporalPart = (o: Orchestration) => +(o.cpuMsPerImport.temporal + o.cpuMsPerImport.worker + o.cpuMsPerImport.starter).toFixed(1);
-const median = (xs: number[]) => {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 ? v[(v.length - 1) / 2]! : +((v[v.length / 2 - 1]! + v[v.length / 2]!) / 2).toFixed(2);
-};
+const median = (xs: number[]) => medianOf(xs, 2);
 
 /**
  * The Temporal part of the floor (dev server + worker + starter) without and with eager start, in
@@ -225,7 +223,7 @@ async function main(): Promise<void> {
   console.error(`[floor] orchestration alone: ${COUNT} imports whose steps do nothing, ${CONCURRENCY} in flight, the dev server's store ${TEMPORAL_STORE}`);
   const o = await orchestration(EAGER);
   const t = o.cpuMsPerImport;
-  console.log(`orchestration alone (dev server store ${TEMPORAL_STORE}${EAGER ? ', eager start from the worker process' : ''}): ${o.importsPerSecond} imports/s, CPU ms/import temporal ${t.temporal}, worker ${t.worker}, starter ${t.starter} (together ${+(t.temporal + t.worker + t.starter).toFixed(1)}); Temporal frontend requests ${o.temporalFrontendRequestsPerImport}/import, persistence ${o.temporalPersistenceRequestsPerImport}/import, worker peak RSS ${o.peakRssWorkerMiB} MiB${o.eagerStart ? `; starts eager ${o.eagerStart.eager}, fell back ${o.eagerStart.fallback}` : ''}`);
+  console.log(`orchestration alone (dev server store ${TEMPORAL_STORE}${EAGER ? ', eager start from the worker process' : ''}): ${o.importsPerSecond} imports/s, CPU ms/import temporal ${t.temporal}, worker ${t.worker}, starter ${t.starter} (together ${temporalPart(o)}); Temporal frontend requests ${o.temporalFrontendRequestsPerImport}/import, persistence ${o.temporalPersistenceRequestsPerImport}/import, worker peak RSS ${o.peakRssWorkerMiB} MiB${o.eagerStart ? `; starts eager ${o.eagerStart.eager}, fell back ${o.eagerStart.fallback}` : ''}`);
   if (ORCHESTRATION_ONLY) {
     console.log(`written ${writeResult(EAGER ? 'floor-orchestration-eager' : 'floor-orchestration', { concurrency: CONCURRENCY, cores: os.cpus().length, temporalStore: TEMPORAL_STORE, eager: EAGER, loadAverage: os.loadavg(), orchestration: o })}`);
     return;

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { writeBook } from '../cli/generate';
 import { runMigration } from '../cli/migrate';
 import { startBenchStack, writeResult } from './lib/stack';
+import { median as medianOf } from './lib/stats';
 import { startOtlpReceiver } from '../test/support/otlpReceiver';
 import { DEFAULT_SAMPLER, DEFAULT_SAMPLER_RATIO } from '../lib/tracing';
 
@@ -114,10 +115,7 @@ async function runOnce(mode: Mode, round: number, input: string, work: string): 
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : +((s[s.length / 2 - 1]! + s[s.length / 2]!) / 2).toFixed(1);
-};
+const median = (xs: number[]) => medianOf(xs, 1);
 
 async function main() {
   const loadAverageAtStart = os.loadavg().map((l) => +l.toFixed(2));

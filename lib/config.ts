@@ -37,10 +37,13 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
   return n;
 }
 
+/** The values a boolean setting reads as true (lib/nodeOptions.ts reads API_EAGER_START with it before the config loads). */
+export const TRUE_VALUE = /^(1|true|yes|on)$/i;
+
 function bool(env: Env, name: string, fallback: boolean): boolean {
   const v = env[name];
   if (v === undefined || v === '') return fallback;
-  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (TRUE_VALUE.test(v)) return true;
   if (/^(0|false|no|off)$/i.test(v)) return false;
   throw new ConfigError(name, `expected true or false, got ${JSON.stringify(v)}`);
 }

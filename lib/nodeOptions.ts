@@ -1,3 +1,5 @@
+import { TRUE_VALUE } from './config';
+
 /**
  * How the service processes are started by default (scripts/supervise.ts, which `npm run up`
  * runs, and the benchmarks' stack): node flags and environment, in one place.
@@ -29,7 +31,7 @@ export const DEFAULT_EAGER_API_NODE_OPTIONS: readonly string[] = ['--max-old-spa
 
 /** API_NODE_OPTIONS when set (empty: no flags at all), else the defaults (those of an API hosting a worker with API_EAGER_START). */
 export function apiNodeOptions(env: NodeJS.ProcessEnv): string[] {
-  const eager = /^(1|true|yes|on)$/i.test(env.API_EAGER_START ?? '');
+  const eager = TRUE_VALUE.test(env.API_EAGER_START ?? '');
   return flags(env.API_NODE_OPTIONS, eager ? DEFAULT_EAGER_API_NODE_OPTIONS : DEFAULT_API_NODE_OPTIONS);
 }
 

@@ -4,6 +4,7 @@ import v8 from 'node:v8';
 import http from 'node:http';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { bootProcess } from '../lib/boot';
+import { exitOnSignalDuringStartup } from '../lib/shutdown';
 import { createMetrics } from '../lib/metrics';
 import { createDb } from '../db/knex';
 import { DatabaseWatchdog } from '../db/watchdog';
@@ -19,18 +20,8 @@ import { freePort, listenWithFallback } from './metricsPorts';
 import { currentBuild } from '../lib/buildInfo';
 import { becomeCurrentIfNone } from '../deploys/versions';
 
-/**
- * Until the worker runs there is nothing to drain, and the Temporal runtime's own signal handlers
- * would swallow a stop signal (the process would linger until its supervisor SIGKILLs it): a
- * SIGTERM or SIGINT during start-up exits at once.
- */
-function exitDuringStartup(signal: NodeJS.Signals): void {
-  process.stderr.write(`worker: ${signal} during start-up: exiting\n`);
-  process.exit(0);
-}
-
-process.on('SIGTERM', exitDuringStartup);
-process.on('SIGINT', exitDuringStartup);
+// Until the worker runs there is nothing to drain: a stop signal during start-up exits at once.
+const startedUp = exitOnSignalDuringStartup('worker');
 bootProcess('worker', async ({ config, log, onShutdown }) => {
   const metrics = createMetrics('worker');
   // The build this process runs (its worker registers it as its version in the worker deployment).
@@ -111,8 +102,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
 
   const heapLimitMiB = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
   log.info({ taskQueue: config.temporal.taskQueue, deployment: version.deploymentName, buildId: version.buildId, commit: build.commit, dirty: build.dirty, becomeCurrent: config.worker.becomeCurrent, metricsPort, sdkMetricsPort, heapLimitMiB, payloadBudgetBytes: config.worker.payloadBudgetBytes }, 'worker running');
-  process.off('SIGTERM', exitDuringStartup);
-  process.off('SIGINT', exitDuringStartup);
+  startedUp();
   onShutdown(async () => {
     // Activities in flight finish (up to the shutdown grace time) before the worker resolves.
     watchdog.stop();

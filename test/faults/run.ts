@@ -33,6 +33,7 @@ import { freePort, startNatsServer, NatsServer } from '../support/natsServer';
 import { BUILD_INFO_FILE, readBuildInfo } from '../../lib/buildInfo';
 import { describeDeployment, openWorkflowsByBuild, setCurrentVersion, waitForRouting, waitForVersion } from '../../deploys/versions';
 import { checkBook, checkBuilds, waitForClosed, waitForQuiet } from './invariants';
+import { eagerStartsIn } from '../../bench/lib/eagerStarts';
 
 type Scenario = 'worker' | 'api' | 'eager' | 'nats' | 'postgres' | 'deploy' | 'temporal';
 const SCENARIOS: Scenario[] = ['worker', 'api', 'eager', 'nats', 'postgres', 'deploy', 'temporal'];
@@ -376,9 +377,7 @@ async function main(): Promise<number> {
   /** The eager scenario's API's count of eager starts by outcome (its /metrics), or null when it does not answer. */
   async function eagerStarts(url: string): Promise<{ eager: number; fallback: number } | null> {
     try {
-      const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
-      const n = (outcome: string) => Number(new RegExp(`^data_import_eager_starts_total\\{[^}]*outcome="${outcome}"[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
-      return { eager: n('eager'), fallback: n('fallback') };
+      return eagerStartsIn(await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(2000) })).text());
     } catch {
       return null;
     }
