@@ -126,7 +126,10 @@ describe('reconcile: Ctrl-C on a terminal (bin/data-import runs it in a node of 
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      await new Promise((r) => setTimeout(r, 2500));
+      // Ctrl-C once the CLI is in the outage it waits out (its start-up can take seconds under load).
+      const deadline = Date.now() + 30_000;
+      while (!/API unavailable since/.test(err) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(err).toMatch(/API unavailable since/);
       // The terminal's Ctrl-C goes to the whole process group: both nodes get it.
       process.kill(-child.pid!, 'SIGINT');
       const code = await new Promise<number | null>((resolve) => {
