@@ -31,6 +31,17 @@ function version(cmd: string, args: string[]): string {
   }
 }
 
+/** The CPUs the result files were measured on (CI and sessions land on machines of either kind), each with its files. */
+function recordedCpus(): string {
+  const dir = path.join(__dirname, 'results');
+  const byCpu = new Map<string, string[]>();
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+    const cpu = (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { machine?: { cpu?: string } }).machine?.cpu;
+    if (typeof cpu === 'string') byCpu.set(cpu, [...(byCpu.get(cpu) ?? []), f.replace(/\.json$/, '')]);
+  }
+  return [...byCpu.entries()].map(([cpu, files]) => `${cpu}: ${files.join(', ')}`).join('; ');
+}
+
 function main() {
   const m = machine();
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
@@ -39,7 +50,7 @@ function main() {
   out.push(`Written ${new Date().toISOString()} by \`npm run bench:results\` from \`bench/results/*.json\`. Re-run any figure with the command named in its section.\n`);
   out.push('## Machine and versions\n');
   out.push(table([
-    { what: 'CPU', value: m.cpu },
+    { what: 'CPU', value: `${m.cpu} (where this page was written); the figures' runs: ${recordedCpus()}` },
     { what: 'memory', value: m.memory },
     { what: 'OS', value: m.os },
     { what: 'Node', value: m.node },
@@ -170,7 +181,7 @@ function eagerFloorSection(f: Record<string, any> | null, table: (rows: Record<s
 function tracingSection(t: Record<string, any> | null, table: (rows: Record<string, unknown>[]) => string): string[] {
   const out = ['\n## Tracing — `npm run bench:tracing`\n'];
   if (!t?.summary) return [...out, '_not run yet_\n'];
-  out.push(`Measured ${t.date}: \`data-import migrate\` of ${t.accounts} generated typical accounts (${t.concurrency} in flight) through a fresh stack per run (built worker and API, Temporal dev server, database, stream), ${t.rounds} rounds of the three modes, each round in another order; spans exported over OTLP/HTTP (protobuf) to a receiver in the benchmark process that decodes and counts them. Service CPU = worker + API + Temporal + PostgreSQL (PostgreSQL's is every postgres process of this shared machine: the noisiest figure). Load average ${t.loadAverageAtStart?.join(' / ')} at the start, ${t.loadAverageAtEnd?.join(' / ')} at the end. Default sampler: ${t.defaultSampler}.\n\n`);
+  out.push(`Measured ${t.date}${t.machine?.cpu ? ` on ${t.machine.cpu}` : ''}: \`data-import migrate\` of ${t.accounts} generated typical accounts (${t.concurrency} in flight) through a fresh stack per run (built worker and API, Temporal dev server, database, stream), ${t.rounds} rounds of the three modes, each round in another order; spans exported over OTLP/HTTP (protobuf) to a receiver in the benchmark process that decodes and counts them. Service CPU = worker + API + Temporal + PostgreSQL (PostgreSQL's is every postgres process of this shared machine: the noisiest figure). Load average ${t.loadAverageAtStart?.join(' / ')} at the start, ${t.loadAverageAtEnd?.join(' / ')} at the end. Default sampler: ${t.defaultSampler}.\n\n`);
   const off = t.summary[0].serviceCpuMsPerAccount.median as number;
   const offWorker = t.summary[0].workerMs as number;
   out.push(
