@@ -6,7 +6,7 @@ import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
 import type { ReferenceDataCache } from '../account/referenceDataCache';
 import type { EagerStartPolicy } from '../imports/startWorkflow';
-import { temporalClient } from '../lib/temporal';
+import { temporalClient, temporalConnectionOptions } from '../lib/temporal';
 import { PeriodicPass } from '../lib/periodic';
 import { describeDeployment } from '../deploys/versions';
 import { createImportWorker } from '../worker/importWorker';
@@ -49,7 +49,7 @@ export interface EagerStart {
 export async function startEagerStart(o: { config: Config; log: Logger; metrics: Metrics; db: Knex; referenceData: ReferenceDataCache }): Promise<EagerStart> {
   const { config, log, metrics } = o;
   const t = config.temporal;
-  const connection = await NativeConnection.connect({ address: t.address, tls: t.tls || undefined, apiKey: t.apiKey });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(t));
   const hosted = await createImportWorker({ ...o, connection, maxConcurrentWorkflowTasks: config.eagerStart.workflowTasks });
   const { worker, version } = hosted;
   const client = temporalClient(t, connection);

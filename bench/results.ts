@@ -33,11 +33,10 @@ function version(cmd: string, args: string[]): string {
 
 /** The CPUs the result files were measured on (CI and sessions land on machines of either kind), each with its files. */
 function recordedCpus(): string {
-  const dir = path.join(__dirname, 'results');
   const byCpu = new Map<string, string[]>();
-  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
-    const cpu = (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { machine?: { cpu?: string } }).machine?.cpu;
-    if (typeof cpu === 'string') byCpu.set(cpu, [...(byCpu.get(cpu) ?? []), f.replace(/\.json$/, '')]);
+  for (const name of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort().map((f) => f.slice(0, -'.json'.length))) {
+    const cpu: unknown = read(name)?.machine?.cpu;
+    if (typeof cpu === 'string') byCpu.set(cpu, [...(byCpu.get(cpu) ?? []), name]);
   }
   return [...byCpu.entries()].map(([cpu, files]) => `${cpu}: ${files.join(', ')}`).join('; ');
 }

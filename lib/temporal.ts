@@ -8,12 +8,13 @@ import { activeTracing } from './tracing';
  * headers, so the workflow's run and steps continue the trace.
  */
 export async function connectTemporal(t: Config['temporal']): Promise<{ client: Client; connection: Connection }> {
-  const connection = await Connection.connect({
-    address: t.address,
-    tls: t.tls || undefined,
-    apiKey: t.apiKey,
-  });
+  const connection = await Connection.connect(temporalConnectionOptions(t));
   return { client: temporalClient(t, connection), connection };
+}
+
+/** Where and how every connection of the service reaches Temporal: the client's above, the workers' NativeConnection. */
+export function temporalConnectionOptions(t: Config['temporal']): { address: string; tls: Config['temporal']['tls'] | undefined; apiKey: Config['temporal']['apiKey'] } {
+  return { address: t.address, tls: t.tls || undefined, apiKey: t.apiKey };
 }
 
 /**

@@ -10,7 +10,7 @@ import { createDb } from '../db/knex';
 import { DatabaseWatchdog } from '../db/watchdog';
 import { connectNats, ensureStream } from '../events/nats';
 import { OutboxRelay } from '../events/relay';
-import { connectTemporal } from '../lib/temporal';
+import { connectTemporal, temporalConnectionOptions } from '../lib/temporal';
 import { ReferenceDataCache } from '../account/referenceDataCache';
 import { createImportWorker } from './importWorker';
 import { UnstartedRunSweeper } from '../imports/sweeper';
@@ -60,7 +60,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   const referenceData = new ReferenceDataCache(db);
   await referenceData.start();
 
-  const connection = await NativeConnection.connect({ address: config.temporal.address, tls: config.temporal.tls || undefined, apiKey: config.temporal.apiKey });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const { worker, version, close: closeWorker } = await createImportWorker({ config, log, metrics, db, referenceData, connection, maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks });
 
   const relay = new OutboxRelay({

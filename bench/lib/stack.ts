@@ -99,11 +99,6 @@ export function temporalSqlitePragmas(env: NodeJS.ProcessEnv = process.env): str
   return pairs;
 }
 
-/**
- * A Temporal dev server of the benchmarks' own: in memory (or on a fresh SQLite file `dbFile`
- * with `pragmas`, as `npm run up` runs it), headless, the service's search attributes registered,
- * Prometheus metrics on a free port. Resolves once its port answers.
- */
 /** Where a benchmark's dev server writes its errors (a crash's last words): data/bench/temporal-<port>.log. */
 export function temporalLog(port: number): string {
   const dir = path.join(ROOT, 'data', 'bench');
@@ -111,6 +106,11 @@ export function temporalLog(port: number): string {
   return path.join(dir, `temporal-${port}.log`);
 }
 
+/**
+ * A Temporal dev server of the benchmarks' own: in memory (or on a fresh SQLite file `dbFile`
+ * with `pragmas`, as `npm run up` runs it), headless, the service's search attributes registered,
+ * Prometheus metrics on a free port. Resolves once its port answers.
+ */
 export async function startTemporalDevServer(opts: { dbFile?: string; pragmas?: string[] } = {}): Promise<{ temporal: ChildProcess; temporalPort: number; temporalMetricsPort: number }> {
   const temporalPort = await freePort();
   const temporalMetricsPort = await freePort();
