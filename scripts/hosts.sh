@@ -51,6 +51,13 @@ finish() {
   exit "$code"
 }
 
+# The harness's namespaces, bridge and subnet have fixed names: one run at a time on a machine. A
+# second run (another checkout's, say) waits for the first instead of removing its hosts.
+exec 9>/tmp/data-import-hosts.lock
+if ! flock -n 9; then
+  say "another run of the hosts harness is under way on this machine; waiting for it to finish"
+  flock 9
+fi
 if ip netns list 2>/dev/null | grep -q '^dih-' || ip link show dih-br >/dev/null 2>&1; then
   say "removing what an earlier run of the hosts harness left"
 fi
