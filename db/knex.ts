@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import pg from 'pg';
-import { isDuplicateDatabase } from './pgErrors';
+import { isDuplicateDatabase, isMissingDatabase } from './pgErrors';
 
 // Return DATE columns as 'YYYY-MM-DD' strings, never as JS Dates shifted by the local zone,
 // and BIGINT/NUMERIC as strings (exact money, no float drift).
@@ -69,13 +69,27 @@ export class DirectoryMigrationSource implements Knex.MigrationSource<string> {
   }
 }
 
-/** Creates the database named in `url` when it does not exist (connects to the `postgres` database). */
+/**
+ * Creates the database named in `url` when it does not exist. The database itself is tried first:
+ * a service role that may connect to its own database only (least privilege: `pg_hba.conf` names
+ * that database, docs/scaling.md) never needs the `postgres` database; only when the server answers
+ * that it does not exist is it created, from the `postgres` database.
+ */
 export async function ensureDatabase(url: string): Promise<void> {
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
   if (!name) return;
+  const own = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await own.connect();
+    return;
+  } catch (err) {
+    if (!isMissingDatabase(err)) throw err;
+  } finally {
+    await own.end().catch(() => undefined);
+  }
   u.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: u.toString() });
+  const client = new pg.Client({ connectionString: u.toString(), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   await client.connect();
   try {
     const r = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

@@ -158,6 +158,7 @@ if [[ "$ROLE" == all ]]; then
   export TEMPORAL_UI_URL
   ensure_mail_sink "$DATA" "${MAIL_SINK_SMTP_PORT:-1025}" "${MAIL_SINK_WEB_PORT:-1080}"
   export SMTP_URL
+  [[ -n "${SMTP_REQUIRE_TLS:-}" ]] && export SMTP_REQUIRE_TLS
   register_search_attributes "$TEMPORAL_ADDRESS" "${TEMPORAL_NAMESPACE:-default}"
 else
   say "role $ROLE: PostgreSQL, NATS and Temporal of the environment (DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS); no server started here"

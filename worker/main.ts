@@ -55,7 +55,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   }
 
   const db = createDb(config.database.url, config.database.poolMax);
-  const nc = await connectNats(config.nats.url, 'data-import-worker', log);
+  const nc = await connectNats(config.nats, 'data-import-worker', log);
   await ensureStream(nc, { ...config.nats, subjectPrefix: config.nats.subjectPrefix });
   const referenceData = new ReferenceDataCache(db);
   await referenceData.start();

@@ -14,7 +14,7 @@ export const SUBNET_PREFIX = '10.213.7';
 export const GATEWAY = `${SUBNET_PREFIX}.1`;
 
 export interface Host {
-  /** Short name: pg, temporal, nats1…3, worker1…2, api1…2, lb, smtp. */
+  /** Short name: pg, temporal, nats1…3, worker1…2, api1…2, lb, smtp, intruder. */
   name: string;
   ns: string;
   ip: string;
@@ -32,6 +32,8 @@ export const HOSTS = {
   api2: 42,
   lb: 50,
   smtp: 60,
+  /** A host of the subnet that holds no credential of the deployment (test/hosts/intruder.ts). */
+  intruder: 99,
 } as const;
 export type HostName = keyof typeof HOSTS;
 

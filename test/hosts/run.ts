@@ -31,7 +31,7 @@
  * and passes the binaries in HOSTS_* variables. Everything it creates is removed at the end, on a
  * failure and on Ctrl-C.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,6 +42,7 @@ import type { Knex } from 'knex';
 import { createDb } from '../../db/knex';
 import { connectNats, ensureStream, type NatsConnection } from '../../events/nats';
 import { checkBook, waitForClosed, waitForQuiet } from '../faults/invariants';
+import type { Attempt } from './intruder';
 import { createHosts, cutLink, cutPeer, freeze, heal, host, Host, HostName, killAll, teardown, thaw } from './net';
 import { DIST, NATS_NODES, PORTS, ROOT, sleep, Stack, startStack, stopSupervising } from './stack';
 
@@ -100,6 +101,35 @@ interface Result {
 
 const say = (line: string) => process.stderr.write(`[hosts] ${line}\n`);
 
+/**
+ * The intruder check (issue 39): a host of the subnet without any credential of the deployment
+ * (test/hosts/intruder.ts, run inside dih-intruder) tries PostgreSQL, NATS, Temporal, SMTP and the
+ * API; every attempt must be refused. Returns its lines and the attempts that got in.
+ */
+async function checkIntruder(stack: Stack): Promise<{ lines: string[]; problems: string[] }> {
+  const child = spawn('ip', ['netns', 'exec', host('intruder').ns, process.execPath, '--import', 'tsx', path.join(__dirname, 'intruder.ts'), JSON.stringify(stack.intruderTargets)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += String(d)));
+  child.stderr.on('data', (d) => (err += String(d)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  const last = out.trim().split('\n').pop() ?? '';
+  let attempts: Attempt[];
+  try {
+    attempts = (JSON.parse(last) as { attempts: Attempt[] }).attempts;
+  } catch {
+    return { lines: err.trim().split('\n'), problems: [`the intruder check did not finish (exit ${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`] };
+  }
+  const lines = attempts.map((a) => `intruder: ${a.entered ? 'ENTERED' : 'refused'}  ${a.link}: ${a.request} -> ${a.answer}`);
+  const problems = attempts.filter((a) => a.entered).map((a) => `a host without credentials entered ${a.link}: ${a.request} -> ${a.answer}`);
+  for (const link of ['PostgreSQL', 'NATS', 'Temporal', 'SMTP', 'API'] as const) {
+    if (!attempts.some((a) => a.link === link)) problems.push(`the intruder check tried nothing on ${link}`);
+  }
+  return { lines, problems };
+}
+
 function int(min: number, max: number) {
   return (v: string) => {
     const n = Number(v);
@@ -144,6 +174,16 @@ function removeAll(): void {
 }
 
 const fmt = (ms: number | null) => (ms === null ? '—' : (ms / 1000).toFixed(1));
+
+/** A NATS node's /connz, read on the node's own loopback (monitoring is not open to the subnet); null when it does not answer. */
+function natsConnz(h: Host): { connections?: { ip: string }[] } | null {
+  const r = spawnSync('ip', ['netns', 'exec', h.ns, 'curl', '-fsS', '--max-time', '2', `http://127.0.0.1:${PORTS.natsMonitor}/connz`], { encoding: 'utf8', timeout: 5000 });
+  try {
+    return r.status === 0 ? (JSON.parse(r.stdout) as { connections?: { ip: string }[] }) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The host whose session holds the relay's leader lock (pg_stat_activity.client_addr), if any. */
 async function leaderIp(db: Knex): Promise<string | null> {
@@ -326,7 +366,8 @@ async function planFault(scenario: Scenario, c: { db: Knex; probes: NatsConnecti
       const relayIp = await leaderIp(db);
       let victim: Host | undefined;
       for (const h of NATS_NODES.map(host)) {
-        const connz = (await fetch(`http://${h.ip}:${PORTS.natsMonitor}/connz`, { signal: AbortSignal.timeout(2000) }).then((x) => x.json(), () => null)) as { connections?: { ip: string }[] } | null;
+        // Monitoring listens on the node's loopback only: read inside its namespace.
+        const connz = natsConnz(h);
         if (connz?.connections?.some((x) => x.ip === relayIp)) victim = h;
       }
       if (!victim) return `no NATS node has a connection of the relay leader (${relayIp ?? 'none'})`;
@@ -387,7 +428,7 @@ async function checkEmails(db: Knex, stack: Stack, prefix: string, problems: str
     if (!rows.some((r) => r.status === 'QUEUED') || Date.now() > deadline) break;
     await sleep(500);
   }
-  const received = (await (await fetch(stack.smtpMessagesUrl, { signal: AbortSignal.timeout(10_000) })).json()) as { messageId: string }[];
+  const received = (await (await fetch(stack.smtpMessagesUrl, { headers: { authorization: `Bearer ${stack.smtpMessagesToken}` }, signal: AbortSignal.timeout(10_000) })).json()) as { messageId: string }[];
   const counts = new Map<string, number>();
   for (const m of received) counts.set(m.messageId, (counts.get(m.messageId) ?? 0) + 1);
   const sent = rows.filter((r) => r.status === 'SENT');
@@ -460,6 +501,8 @@ async function main(): Promise<number> {
   fs.rmSync(WORK, { recursive: true, force: true });
   fs.mkdirSync(WORK, { recursive: true });
   const results: Result[] = [];
+  /** What the intruder check found open (null: not run). */
+  let intruderProblems: string[] | null = null;
   let failedLogs: string | null = null;
   try {
     createHosts();
@@ -467,10 +510,11 @@ async function main(): Promise<number> {
     const stack = await startStack(WORK, say);
     const env = stack.env;
     const db = createDb(stack.databaseUrl, 4);
-    const nc = await connectNats(stack.natsUrl, 'hosts-checker');
+    // The checks' own user (an auditor's: reads every event) and Temporal client certificate.
+    const nc = await connectNats(stack.checker.nats, 'hosts-checker');
     // The stall figures' own view of the stream: one connection to each server.
-    const probes = await Promise.all(stack.natsUrl.split(',').map((u) => connectNats(u, 'hosts-probe')));
-    const connection = await Connection.connect({ address: stack.temporalAddress });
+    const probes = await Promise.all(stack.checker.nats.servers.map((server) => connectNats({ ...stack.checker.nats, servers: [server] }, 'hosts-probe')));
+    const connection = await Connection.connect(stack.checker.temporal);
     const temporal = new Client({ connection });
     try {
       // The stream at 3 replicas (the workers ensure it too): created once the cluster has its
@@ -488,6 +532,11 @@ async function main(): Promise<number> {
       const info = await (await jetstreamManager(nc)).streams.info(STREAM);
       say(`stream ${STREAM}: ${info.config.num_replicas} replicas, leader ${info.cluster?.leader}, replicas ${(info.cluster?.replicas ?? []).map((r) => r.name).join(', ')}`);
       // A worker that exited at start (the cluster was not ready) is started again by its supervisor.
+
+      const intrusion = await checkIntruder(stack);
+      intrusion.lines.forEach((l) => say(l));
+      intruderProblems = intrusion.problems;
+      say(`intruder: ${intrusion.problems.length === 0 ? 'every attempt refused' : `${intrusion.problems.length} attempt(s) got in`}`);
 
       for (const scenario of o.scenarios) {
         const prefix = `H${PREFIX[scenario]}${crypto.randomBytes(2).toString('hex')}-`;
@@ -624,7 +673,7 @@ async function main(): Promise<number> {
     say(`failed: ${err instanceof Error ? err.stack : String(err)}`);
     results.push({ scenario: o.scenarios[results.length] ?? 'leader-cut', accounts: 0, fault: 'harness failure', at: null, eventsMs: null, importsMs: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [String(err)] });
   } finally {
-    if (results.some((r) => r.problems.length > 0)) {
+    if (results.some((r) => r.problems.length > 0) || (intruderProblems?.length ?? 0) > 0) {
       failedLogs = path.join(ROOT, 'data', 'hosts', 'last-failure');
       fs.rmSync(failedLogs, { recursive: true, force: true });
       fs.mkdirSync(path.dirname(failedLogs), { recursive: true });
@@ -644,10 +693,13 @@ async function main(): Promise<number> {
     '',
     `seed ${o.seed}`,
   ];
-  const failed = results.filter((r) => r.problems.length > 0);
-  lines.push(`hosts: ${results.length - failed.length} passed, ${failed.length} failed${failedLogs ? ` (logs in ${path.relative(ROOT, failedLogs)})` : ''}`);
+  if (intruderProblems) lines.splice(lines.length - 2, 0, `intruder (a subnet host without credentials): ${intruderProblems.length === 0 ? 'PostgreSQL, NATS, Temporal, SMTP and the API each refused every attempt' : intruderProblems.join('; ')}`, '');
+  // The intruder check counts as one more check beside the scenarios.
+  const failed = results.filter((r) => r.problems.length > 0).length + (intruderProblems?.length ? 1 : 0);
+  const passed = results.length + (intruderProblems ? 1 : 0) - failed;
+  lines.push(`hosts: ${passed} passed, ${failed} failed${failedLogs ? ` (logs in ${path.relative(ROOT, failedLogs)})` : ''}`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  return failed.length === 0 ? 0 : 1;
+  return failed === 0 ? 0 : 1;
 }
 
 main().then(
