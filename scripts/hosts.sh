@@ -2,8 +2,9 @@
 # The several-hosts harness (docs/scaling.md, "The reference deployment"): the real service on
 # hosts of one machine — network namespaces on a bridge of their own (10.213.7.0/24) — and faults
 # applied to a host (its link cut, to everything or to one peer; its processes frozen or killed)
-# at seeded random moments of a real migration. It needs root (ip netns, iptables); it installs
-# haproxy and iptables from Debian when they are missing, builds the project, then runs
+# at seeded random moments of a real migration, every link authenticated and encrypted. It needs
+# root (ip netns, iptables); it installs haproxy and iptables (openssl, curl) from Debian when they
+# are missing, builds the project, then runs
 # test/hosts/run.ts, which creates the hosts, runs the scenarios, checks the invariants and
 # removes everything it made. Arguments go to the runner (--help lists them).
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -17,10 +18,13 @@ done
 [[ "$(id -u)" == 0 ]] || die "the hosts harness needs root (network namespaces, iptables): run it as root or with sudo"
 command -v ip >/dev/null 2>&1 || die "iproute2 (ip) is missing"
 
-# haproxy and iptables from Debian, once.
+# haproxy and iptables from Debian, once; openssl (the run's CA and certificates) and curl (each NATS
+# node's monitoring, read on its own loopback) too where a minimal system lacks them.
 missing=()
 command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
 command -v iptables >/dev/null 2>&1 || missing+=(iptables)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 if ((${#missing[@]})); then
   command -v apt-get >/dev/null 2>&1 || die "missing ${missing[*]} and no apt-get to install them"
   say "installing ${missing[*]} from Debian"

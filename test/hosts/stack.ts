@@ -1,13 +1,17 @@
 /**
  * The services of the harness's hosts (docs/scaling.md, "The reference deployment"), each started
- * inside its host's namespace with `ip netns exec`, listening on the host's own address:
- *   pg        a PostgreSQL cluster of the run's own (server defaults but for listen address and max_connections)
- *   temporal  the Temporal dev server (in memory, npm run up's search attributes and dynamic config)
- *   nats1…3   a NATS cluster with JetStream (routes between the three; the stream at 3 replicas)
+ * inside its host's namespace with `ip netns exec`, listening on the host's own address, every link
+ * authenticated and encrypted ("Credentials of each link"; a CA of the run's own, pki.ts):
+ *   pg        a PostgreSQL cluster of the run's own: the role data_import (no superuser), scram-sha-256,
+ *             hostssl from the subnet to its database only
+ *   temporal  the Temporal dev server on the host's loopback (in memory, npm run up's search
+ *             attributes and dynamic config), HAProxy terminating mutual TLS on the host's address
+ *   nats1…3   a NATS cluster with JetStream (the stream at 3 replicas): client TLS, users with
+ *             permissions (natsAuth.ts), routes over mutual TLS with a route user, monitoring on loopback
  *   worker1…2 a worker each (node dist/worker/main.js: imports, e-mails, the outbox relay), supervised
- *   api1…2    an API each (node dist/api/main.js), supervised
- *   lb        HAProxy in front of the two APIs, health-checking /readyz
- *   smtp      the SMTP sink (test/hosts/smtpSink.ts)
+ *   api1…2    an API each (node dist/api/main.js, HTTPS), supervised
+ *   lb        HAProxy in front of the two APIs: TLS to the clients and to the APIs, health-checking /readyz
+ *   smtp      the SMTP relay (test/hosts/smtpSink.ts): STARTTLS, AUTH required
  * scripts/hosts.sh finds the binaries and passes them in HOSTS_* variables.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
