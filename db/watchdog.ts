@@ -49,6 +49,15 @@ export class DatabaseWatchdog {
     this.drop();
   }
 
+  /**
+   * Whether PostgreSQL answered recently: a probe succeeded within two probe intervals and a second
+   * (a probe may take one interval to fail). False soon after the server falls silent, long before
+   * `onUnreachable`. Always true when the watchdog is off.
+   */
+  seemsReachable(): boolean {
+    return this.o.unreachableMs <= 0 || this.silentMs() < 2 * this.intervalMs + 1000;
+  }
+
   /** Milliseconds since the last successful probe. */
   silentMs(): number {
     return performance.now() - this.lastOkAt;

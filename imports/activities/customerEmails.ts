@@ -23,6 +23,14 @@ export interface EmailActivityDeps {
   /** The relay and the templates; a worker without them fails delivery with a stable code. */
   mail?: Mailer;
   now?: () => Date;
+  /**
+   * Whether this worker still reaches PostgreSQL (the worker's watchdog, db/watchdog.ts). The
+   * delivery heartbeats only while it does: a worker cut off from PostgreSQL (but not from
+   * Temporal) stops claiming its e-mail activities at once, so Temporal hands them to another
+   * worker after the heartbeat timeout (20 s), instead of after the worker has left
+   * (WORKER_DB_UNREACHABLE_EXIT_MS) plus that timeout. Unset: always.
+   */
+  reachesDatabase?: () => boolean;
 }
 
 /** The PROCESSED row of this run, locked, with its account's e-mails by state read by the same statement. */
@@ -112,7 +120,7 @@ export function createEmailActivities(deps: EmailActivityDeps) {
       const ctx = Context.current();
       try {
         const r = await deliverAccountEmails(
-          { db, subjectPrefix: deps.subjectPrefix, log, now, ...deps.mail, heartbeat: () => ctx.heartbeat(), sleep: (ms) => ctx.sleep(ms) },
+          { db, subjectPrefix: deps.subjectPrefix, log, now, ...deps.mail, heartbeat: () => (deps.reachesDatabase?.() === false ? undefined : ctx.heartbeat()), sleep: (ms) => ctx.sleep(ms) },
           p.krakenIdentifier,
         );
         if (r.deferred > 0) {
