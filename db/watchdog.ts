@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { destroyPgClient } from '../lib/pgClient';
+import { destroyPgClient, SESSION_PEER_OPTIONS } from '../lib/pgClient';
 
 export interface WatchdogOptions {
   databaseUrl: string;
@@ -89,6 +89,9 @@ export class DatabaseWatchdog {
     if (!this.client) {
       const c = new pg.Client({
         connectionString: this.o.databaseUrl,
+        // The server ends this session ~25 s after its client falls silent, as every other of the
+        // service's (lib/pgClient.ts): a worker cut off leaves and starts again with a new one.
+        options: SESSION_PEER_OPTIONS,
         connectionTimeoutMillis: this.intervalMs,
         query_timeout: this.intervalMs,
         keepAlive: true,

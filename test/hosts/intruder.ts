@@ -8,7 +8,9 @@
  * `{"attempts":[{link, request, answer, entered}]}`. The harness fails the run if any entered.
  *
  *   PostgreSQL  as the superuser `postgres` and as the service's role with a guessed password, over
- *               plain TCP and over TLS: entered when a query on the service's database answers
+ *               plain TCP and over TLS: entered when a query on the service's database answers;
+ *               etcd (its leader key chooses the primary) without a client certificate, and
+ *               Patroni's REST API (a switchover) without credentials
  *   NATS        every node's client port, plain and TLS, no credentials: entered when the server
  *               lets it subscribe to every event (`<prefix>.>`) and flush; the route port without a
  *               client certificate; the monitoring port (/connz lists every client)
@@ -28,7 +30,7 @@ import { connect } from '@nats-io/transport-node';
 import { Connection } from '@temporalio/client';
 
 export interface IntruderTargets {
-  pg: { host: string; port: number; database: string; serviceUser: string };
+  pg: { host: string; port: number; database: string; serviceUser: string; patroniPort: number; etcdPort: number };
   nats: { hosts: string[]; port: number; routePort: number; monitorPort: number; subjectPrefix: string };
   /** The CA's certificate (public: every client of the deployment has it), so TLS attempts fail on what they lack, not on trust. */
   temporal: { host: string; port: number; namespace: string; caPem: string };
@@ -74,6 +76,14 @@ async function postgres(t: IntruderTargets['pg']): Promise<Attempt[]> {
       await c.end().catch(() => undefined);
     }
   }
+  // The failover's own links: etcd (whoever writes the leader key chooses the primary) and
+  // Patroni's REST API (a switchover or restart on request).
+  const etcd = `GET https://${t.host}:${t.etcdPort}/version (etcd, no client certificate)`;
+  const e = await httpRequest(t.host, t.etcdPort, '/version', true);
+  out.push({ link: 'PostgreSQL', request: etcd, answer: e.answer, entered: e.status !== null && e.status < 400 });
+  const patroni = `POST https://${t.host}:${t.patroniPort}/switchover (Patroni's REST API, no credentials)`;
+  const pr = await httpRequest(t.host, t.patroniPort, '/switchover', true, 'POST', '{"leader":"pg1"}');
+  out.push({ link: 'PostgreSQL', request: patroni, answer: pr.answer, entered: pr.status !== null && pr.status < 400 });
   return out;
 }
 
@@ -194,7 +204,7 @@ async function smtp(t: IntruderTargets['smtp']): Promise<Attempt[]> {
 }
 
 /** One HTTP request over a raw socket (plain or TLS, no client certificate): the status line, or why none came. */
-function httpRequest(host: string, port: number, path: string, useTls: boolean): Promise<{ status: number | null; answer: string }> {
+function httpRequest(host: string, port: number, path: string, useTls: boolean, method = 'GET', body = ''): Promise<{ status: number | null; answer: string }> {
   return new Promise((resolve) => {
     const s: net.Socket = useTls ? tls.connect({ host, port, rejectUnauthorized: false, servername: host }) : net.connect({ host, port });
     let buf = '';
@@ -204,7 +214,9 @@ function httpRequest(host: string, port: number, path: string, useTls: boolean):
       resolve(r);
     };
     const timer = setTimeout(() => done({ status: null, answer: buf ? `incomplete answer: ${buf.slice(0, 80)}` : 'no answer' }), TIMEOUT_MS);
-    s.once(useTls ? 'secureConnect' : 'connect', () => s.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+    s.once(useTls ? 'secureConnect' : 'connect', () =>
+      s.write(`${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n${body ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : ''}\r\n${body}`),
+    );
     s.on('data', (d) => {
       buf += d.toString('latin1');
       const m = /^HTTP\/1\.[01] (\d{3})[^\r\n]*/.exec(buf);

@@ -14,7 +14,7 @@
  *   smtp      the SMTP relay (test/hosts/smtpSink.ts): STARTTLS, AUTH required
  * scripts/hosts.sh finds the binaries and passes them in HOSTS_* variables.
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -31,8 +31,9 @@ import { GATEWAY, host, Host, HostName, SUBNET_PREFIX } from './net';
 
 export const ROOT = path.join(__dirname, '..', '..');
 export const DIST = path.join(ROOT, 'dist');
-export const PORTS = { pg: 5432, temporal: 7233, nats: 4222, natsCluster: 6222, natsMonitor: 8222, api: 8000, lb: 8000, smtp: 2525, smtpHttp: 8025 } as const;
+export const PORTS = { pg: 5432, patroni: 8008, etcd: 2379, etcdPeer: 2380, temporal: 7233, nats: 4222, natsCluster: 6222, natsMonitor: 8222, api: 8000, lb: 8000, smtp: 2525, smtpHttp: 8025 } as const;
 export const NATS_NODES: HostName[] = ['nats1', 'nats2', 'nats3'];
+export const PG_NODES: HostName[] = ['pg1', 'pg2'];
 
 export function need(name: string): string {
   const v = process.env[name];
@@ -83,6 +84,36 @@ export function httpsStatus(url: string, ca: string, timeoutMs = 2000): Promise<
   });
 }
 
+/** The services the harness runs in the root namespace (teardown() kills only the hosts' own). */
+const rootChildren = new Set<ChildProcess>();
+export function killRootServices(): void {
+  for (const c of rootChildren) c.kill('SIGKILL');
+  rootChildren.clear();
+}
+
+/** A free TCP port on the runner's loopback. */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits (bounded) until a port answers on a host's own loopback, from inside its namespace. */
+export async function waitForPortIn(h: Host, port: number, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = spawnSync('ip', ['netns', 'exec', h.ns, 'bash', '-c', `exec 3<>/dev/tcp/127.0.0.1/${port}`], { stdio: 'ignore', timeout: 5000 });
+    if (r.status === 0) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not open 127.0.0.1:${port} on ${h.name} within ${timeoutMs / 1000} s`);
+    await sleep(200);
+  }
+}
+
 /** Set once the harness tears the hosts down: no supervised service is started again after that. */
 let tearingDown = false;
 export function stopSupervising(): void {
@@ -114,7 +145,10 @@ export class Service {
     const out = fs.openSync(this.logFile, 'a');
     fs.appendFileSync(this.logFile, `\n--- [hosts] ${new Date().toISOString()} starting ${this.name} on ${this.host.ns} (${this.host.ip}) ---\n`);
     // `ip netns exec` enters the namespace and execs the command: the child's pid is the service's.
-    const child = spawn('ip', ['netns', 'exec', this.host.ns, ...this.argv], { env: this.env, stdio: ['ignore', out, out] });
+    // A service of the runner's own host (the root namespace: its PostgreSQL proxy) runs as it is.
+    const [cmd, ...args] = this.host.ns ? ['ip', 'netns', 'exec', this.host.ns, ...this.argv] : this.argv;
+    const child = spawn(cmd!, args, { env: this.env, stdio: ['ignore', out, out] });
+    if (!this.host.ns) rootChildren.add(child);
     this.child = child;
     fs.closeSync(out);
     child.on('error', () => undefined);
@@ -154,6 +188,8 @@ export interface Stack {
   smtpMessagesToken: string;
   apiKey: string;
   pki: Pki;
+  /** The OS user PostgreSQL and Patroni run as (a node's socket answers it as the superuser). */
+  pgUser: string;
   natsUsers: NatsUsers;
   /** How the harness's checks reach NATS (the checker user) and Temporal (its client certificate). */
   checker: { nats: NatsLink; temporal: { address: string; tls: TLSConfig } };
@@ -177,6 +213,7 @@ export async function startStack(work: string, say: (line: string) => void): Pro
   const logs = path.join(work, 'logs');
   fs.mkdirSync(logs, { recursive: true });
   const services = new Map<string, Service>();
+  const addRoot = (name: string, argv: string[]) => add(name, { name: 'runner', ns: '', ip: GATEWAY }, argv);
   const add = (name: string, h: Host, argv: string[], env: NodeJS.ProcessEnv = process.env, supervised = false) => {
     const s = new Service(name, h, argv, env, path.join(logs, `${name}.log`), supervised);
     services.set(name, s);
@@ -187,11 +224,13 @@ export async function startStack(work: string, say: (line: string) => void): Pro
   // Every link authenticated and encrypted (issue 39; docs/scaling.md, "Credentials of each link"):
   // a CA of the run's own, a certificate per server, a password or certificate per client.
   const pki = createPki(path.join(work, 'pki'));
-  const pg = host('pg');
   const temporal = host('temporal');
   const smtp = host('smtp');
   const lb = host('lb');
-  pki.issue('pg', { ip: [pg.ip] });
+  // PostgreSQL's certificates name 127.0.0.1 too: each service host reaches the primary through the
+  // HAProxy on its own loopback (below), and checks the server's certificate for that address.
+  for (const name of PG_NODES) pki.issue(name, { ip: [host(name).ip, '127.0.0.1'] });
+  pki.issue('dcs', { ip: [host('dcs').ip] });
   pki.issue('temporal', { ip: [temporal.ip] });
   for (const name of NATS_NODES) pki.issue(name, { ip: [host(name).ip] });
   pki.issue('smtp', { ip: [smtp.ip] });
@@ -202,46 +241,180 @@ export async function startStack(work: string, say: (line: string) => void): Pro
   const checkerClient = pki.issue('checker', { dns: ['checker'] });
   const secrets = {
     pg: secret(),
+    pgSuperuser: secret(),
+    pgReplication: secret(),
+    pgRewind: secret(),
+    patroniApi: secret(),
     smtp: secret(),
     sinkToken: secret(),
     signingKey: crypto.randomBytes(32).toString('base64url'),
   };
   const natsUsers = makeNatsUsers();
 
-  // PostgreSQL: a cluster of the run's own, as an unprivileged user, on the pg host's address.
+  // PostgreSQL on two hosts (issue 38; docs/scaling.md, "PostgreSQL on two hosts"): Patroni on pg1
+  // and pg2 runs a primary and a synchronous standby, its leader lock in etcd (three members: pg1,
+  // pg2 and dcs, so one host lost keeps the quorum). A primary that cannot renew its lock demotes
+  // itself (fencing); the standby is promoted only once the lock has expired; a returning old
+  // primary rejoins as a standby (pg_rewind). Every link with TLS: etcd's clients and peers with
+  // certificates of the CA, Patroni's REST API over TLS, replication over hostssl with scram.
   // The service's own role (not a superuser), scram-sha-256 over TLS only (hostssl), from the
   // subnet only, to its database only; the superuser only over the host's own socket (peer).
-  const pgBin = need('HOSTS_PG_BIN');
   const pgUser = need('HOSTS_PG_USER');
-  const pgData = path.join(work, 'pg');
-  fs.mkdirSync(pgData, { recursive: true });
-  execFileSync('chown', ['-R', pgUser, pgData]);
+  const pgBin = path.dirname(fs.realpathSync(path.join(need('HOSTS_PG_BIN'), 'pg_ctl')));
   const asPg = ['setpriv', `--reuid=${pgUser}`, `--regid=${pgUser}`, '--init-groups'];
-  run(asPg[0]!, [...asPg.slice(1), path.join(pgBin, 'initdb'), '-D', pgData, '-U', 'postgres', '--auth-local=peer', '--auth-host=scram-sha-256', '--encoding=UTF8', '--no-locale'], process.env, path.join(logs, 'pg.log'));
-  fs.writeFileSync(path.join(pgData, 'pg_hba.conf'), [
-    '# the superuser: on the host itself only, as its OS user',
-    'local all postgres peer map=admin',
-    `# the service: its role, its database, TLS and scram-sha-256, from the hosts' subnet`,
-    `hostssl data_import_hosts data_import ${SUBNET_PREFIX}.0/24 scram-sha-256`,
-    '',
-  ].join('\n'));
-  fs.writeFileSync(path.join(pgData, 'pg_ident.conf'), `admin ${pgUser} postgres\n`);
-  for (const [from, to] of [[pki.cert('pg').cert, 'server.crt'], [pki.cert('pg').key, 'server.key']] as const) {
-    fs.copyFileSync(from, path.join(pgData, to));
-    fs.chmodSync(path.join(pgData, to), 0o600);
+  const dcsHosts: HostName[] = [...PG_NODES, 'dcs'];
+  const etcdCluster = dcsHosts.map((n) => `${n}=https://${host(n).ip}:${PORTS.etcdPeer}`).join(',');
+  for (const name of dcsHosts) {
+    const h = host(name);
+    const dir = path.join(work, `etcd-${name}`);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const c = pki.cert(name);
+    const etcdArgs = [
+      need('HOSTS_ETCD'), '--name', name, '--data-dir', dir,
+      '--listen-client-urls', `https://${h.ip}:${PORTS.etcd}`, '--advertise-client-urls', `https://${h.ip}:${PORTS.etcd}`,
+      '--listen-peer-urls', `https://${h.ip}:${PORTS.etcdPeer}`, '--initial-advertise-peer-urls', `https://${h.ip}:${PORTS.etcdPeer}`,
+      '--initial-cluster', etcdCluster, '--initial-cluster-state', 'new', '--initial-cluster-token', 'dih',
+      '--cert-file', c.cert, '--key-file', c.key, '--trusted-ca-file', pki.ca, '--client-cert-auth',
+      '--peer-cert-file', c.cert, '--peer-key-file', c.key, '--peer-trusted-ca-file', pki.ca, '--peer-client-cert-auth',
+    ];
+    add(`etcd-${name}`, h, etcdArgs);
   }
-  execFileSync('chown', ['-R', pgUser, pgData]);
-  // The server's own keepalive settings stay PostgreSQL's defaults (tcp_keepalives_idle: the
-  // kernel's, two hours): a managed server is not ours to tune, so what bounds a silent peer must
-  // be the service's own doing.
-  add('pg', pg, [...asPg, path.join(pgBin, 'postgres'), '-D', pgData, '-c', `listen_addresses=${pg.ip}`, '-p', String(PORTS.pg), '-c', `unix_socket_directories=${pgData}`, '-c', 'max_connections=200', '-c', 'ssl=on', '-c', 'ssl_min_protocol_version=TLSv1.2', '-c', 'password_encryption=scram-sha-256']);
-  await waitForPort(pg.ip, PORTS.pg, 60_000, 'PostgreSQL');
+  for (const name of PG_NODES) {
+    const h = host(name);
+    const dir = path.join(work, name);
+    fs.mkdirSync(dir, { recursive: true });
+    const c = pki.cert(name);
+    // Patroni reads the key as the PostgreSQL user: copies it owns.
+    for (const f of ['crt', 'key'] as const) fs.copyFileSync(f === 'crt' ? c.cert : c.key, path.join(dir, `server.${f}`));
+    fs.copyFileSync(pki.ca, path.join(dir, 'ca.crt'));
+    const peers = PG_NODES.map(host);
+    const config = {
+      scope: 'dih',
+      name,
+      log: { level: 'INFO' },
+      restapi: {
+        listen: `${h.ip}:${PORTS.patroni}`,
+        connect_address: `${h.ip}:${PORTS.patroni}`,
+        certfile: path.join(dir, 'server.crt'),
+        keyfile: path.join(dir, 'server.key'),
+        authentication: { username: 'patroni', password: secrets.patroniApi },
+      },
+      etcd3: { hosts: dcsHosts.map((n) => `${host(n).ip}:${PORTS.etcd}`), protocol: 'https', cacert: path.join(dir, 'ca.crt'), cert: path.join(dir, 'server.crt'), key: path.join(dir, 'server.key') },
+      bootstrap: {
+        dcs: {
+          // The leader lock: renewed every loop_wait, lost after ttl without a renewal (then the
+          // primary demotes itself and the standby may take the lock).
+          ttl: 10,
+          loop_wait: 2,
+          retry_timeout: 4,
+          maximum_lag_on_failover: 0,
+          // Synchronous replication: a commit returns once the standby has it, and only the
+          // synchronous standby may be promoted (no committed transaction lost). Not strict: a
+          // primary whose standby is gone goes on alone after Patroni drops the standby from
+          // synchronous_standby_names (documented: docs/scaling.md).
+          synchronous_mode: true,
+          synchronous_mode_strict: false,
+          postgresql: {
+            use_pg_rewind: true,
+            parameters: { wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 10, max_replication_slots: 10, max_connections: 200, password_encryption: 'scram-sha-256' },
+          },
+        },
+        initdb: [{ encoding: 'UTF8' }, 'no-locale', { 'auth-local': 'peer' }, { 'auth-host': 'scram-sha-256' }],
+      },
+      postgresql: {
+        listen: `${h.ip}:${PORTS.pg}`,
+        connect_address: `${h.ip}:${PORTS.pg}`,
+        data_dir: path.join(dir, 'data'),
+        bin_dir: pgBin,
+        pgpass: path.join(dir, 'pgpass'),
+        use_unix_socket: true,
+        use_unix_socket_repl: false,
+        authentication: {
+          superuser: { username: 'postgres', password: secrets.pgSuperuser },
+          replication: { username: 'replicator', password: secrets.pgReplication, sslmode: 'verify-full', sslrootcert: path.join(dir, 'ca.crt') },
+          rewind: { username: 'rewinder', password: secrets.pgRewind, sslmode: 'verify-full', sslrootcert: path.join(dir, 'ca.crt') },
+        },
+        parameters: {
+          unix_socket_directories: dir,
+          ssl: 'on',
+          ssl_cert_file: path.join(dir, 'server.crt'),
+          ssl_key_file: path.join(dir, 'server.key'),
+          ssl_min_protocol_version: 'TLSv1.2',
+        },
+        pg_ident: [`admin ${pgUser} postgres`],
+        pg_hba: [
+          'local all postgres peer map=admin',
+          `hostssl data_import_hosts data_import ${SUBNET_PREFIX}.0/24 scram-sha-256`,
+          ...peers.map((p) => `hostssl replication replicator ${p.ip}/32 scram-sha-256`),
+          ...peers.map((p) => `hostssl postgres rewinder ${p.ip}/32 scram-sha-256`),
+        ],
+      },
+    };
+    // JSON is YAML: Patroni reads it as its configuration file.
+    fs.writeFileSync(path.join(dir, 'patroni.yml'), JSON.stringify(config, null, 2), { mode: 0o600 });
+    execFileSync('chown', ['-R', pgUser, dir]);
+    for (const f of ['server.key', 'server.crt', 'ca.crt']) fs.chmodSync(path.join(dir, f), 0o600);
+    fs.chmodSync(dir, 0o700);
+  }
+  for (const name of dcsHosts) await waitForPort(host(name).ip, PORTS.etcd, 60_000, `etcd on ${name}`);
+  // pg1 bootstraps the cluster; pg2 joins once it runs (a base backup of pg1).
+  // HOME: its own folder (libpq looks for a client certificate under ~/.postgresql, root's otherwise).
+  const patroniEnv = (name: HostName) => ({ ...process.env, HOME: path.join(work, name) });
+  add('patroni-pg1', host('pg1'), [...asPg, need('HOSTS_PATRONI'), path.join(work, 'pg1', 'patroni.yml')], patroniEnv('pg1'));
+  const primaryDeadline = Date.now() + 120_000;
+  while ((await httpsStatus(`https://${host('pg1').ip}:${PORTS.patroni}/primary`, pki.ca)) !== 200) {
+    if (Date.now() > primaryDeadline) throw new Error('Patroni on pg1 did not become the primary within 120 s');
+    await sleep(500);
+  }
+  add('patroni-pg2', host('pg2'), [...asPg, need('HOSTS_PATRONI'), path.join(work, 'pg2', 'patroni.yml')], patroniEnv('pg2'));
   // The SQL on psql's standard input: the role's password never on a command line.
   const psqlBin = fs.existsSync(path.join(pgBin, 'psql')) ? path.join(pgBin, 'psql') : 'psql';
   const psql = (sql: string) =>
-    execFileSync(asPg[0]!, [...asPg.slice(1), psqlBin, '-h', pgData, '-p', String(PORTS.pg), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-q'], { input: sql, stdio: ['pipe', 'ignore', 'pipe'], timeout: 60_000 });
+    execFileSync(asPg[0]!, [...asPg.slice(1), psqlBin, '-h', path.join(work, 'pg1'), '-p', String(PORTS.pg), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-q'], { input: sql, stdio: ['pipe', 'ignore', 'pipe'], timeout: 60_000 });
   psql(`CREATE ROLE data_import LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '${secrets.pg}'`);
   psql('CREATE DATABASE data_import_hosts OWNER data_import');
+  const syncDeadline = Date.now() + 180_000;
+  while ((await httpsStatus(`https://${host('pg2').ip}:${PORTS.patroni}/sync`, pki.ca)) !== 200) {
+    if (Date.now() > syncDeadline) throw new Error('pg2 did not become the synchronous standby within 180 s');
+    await sleep(1000);
+  }
+
+  // How every client reaches the primary: an HAProxy on its own host's loopback (each worker and
+  // API host, and the runner's), checking Patroni's /primary on both nodes every second; a node
+  // marked down has its sessions shut at once (on-marked-down shutdown-sessions), so every session
+  // of the service notices a failover within the check's two seconds, and reconnects to the new
+  // primary. Client-side TCP keepalives end a proxied session whose client went silent (~25 s,
+  // as the server does for a direct one). One proxy per host: no proxy to lose between them.
+  const pgProxyCfg = (bindPort: number) =>
+    [
+      'global',
+      '  maxconn 1000',
+      'defaults',
+      '  mode tcp',
+      '  timeout connect 2s',
+      '  timeout client 30m',
+      '  timeout server 30m',
+      '  option clitcpka',
+      '  clitcpka-idle 10s',
+      '  clitcpka-intvl 5s',
+      '  clitcpka-cnt 3',
+      '  option srvtcpka',
+      '  srvtcpka-idle 10s',
+      '  srvtcpka-intvl 5s',
+      '  srvtcpka-cnt 3',
+      'listen postgres',
+      `  bind 127.0.0.1:${bindPort}`,
+      '  option httpchk GET /primary',
+      '  http-check expect status 200',
+      `  default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions check-ssl verify required ca-file ${pki.ca} port ${PORTS.patroni}`,
+      ...PG_NODES.map((n) => `  server ${n} ${host(n).ip}:${PORTS.pg} check`),
+      '',
+    ].join('\n');
+  fs.writeFileSync(path.join(work, 'pgproxy.cfg'), pgProxyCfg(PORTS.pg));
+  const runnerPgPort = await freeLoopbackPort();
+  fs.writeFileSync(path.join(work, 'pgproxy-runner.cfg'), pgProxyCfg(runnerPgPort));
+  addRoot('pgproxy-runner', [need('HOSTS_HAPROXY'), '-f', path.join(work, 'pgproxy-runner.cfg'), '-db']);
+  await waitForPort('127.0.0.1', runnerPgPort, 30_000, "the runner's PostgreSQL proxy");
 
   // Temporal: the dev server on its host's loopback, and mutual TLS in front of it on the host's
   // address. `temporal server start-dev` has no TLS settings of its own (its flags and config are
@@ -321,7 +494,9 @@ export async function startStack(work: string, say: (line: string) => void): Pro
   await waitForPort(smtp.ip, PORTS.smtp, 30_000, 'the SMTP relay');
 
   const natsUrl = NATS_NODES.map((n) => `tls://${host(n).ip}:${PORTS.nats}`).join(',');
-  const databaseUrl = `postgres://data_import:${encodeURIComponent(secrets.pg)}@${pg.ip}:${PORTS.pg}/data_import_hosts?sslmode=verify-full&sslrootcert=${encodeURIComponent(pki.ca)}`;
+  // Through the HAProxy on the client's own loopback (the runner's on a port of its own).
+  const dbUrlAt = (port: number) => `postgres://data_import:${encodeURIComponent(secrets.pg)}@127.0.0.1:${port}/data_import_hosts?sslmode=verify-full&sslrootcert=${encodeURIComponent(pki.ca)}`;
+  const databaseUrl = dbUrlAt(runnerPgPort);
   const temporalAddress = `${temporal.ip}:${PORTS.temporal}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -360,9 +535,11 @@ export async function startStack(work: string, say: (line: string) => void): Pro
   if (!apiKey) throw new Error(`setup printed no API key (see ${path.join(logs, 'setup.log')})`);
   // Customer e-mails on, through the relay, at a pace that keeps up with the book.
   run(process.execPath, [path.join(DIST, 'cli', 'main.js'), 'import-suppliers', 'configure', 'DEMO_ENERGY', '--send-customer-emails', '--email-from-address', 'welcome@demo-energy.example', '--email-rate', '50'], env, path.join(logs, 'setup.log'));
-  say(`PostgreSQL ${pg.ip} (role data_import, scram-sha-256, hostssl), Temporal ${temporalAddress} (mutual TLS), NATS ${natsUrl} (users, TLS; routes mutual TLS), SMTP relay ${smtp.ip} (STARTTLS, AUTH): up; database migrated, e-mails on`);
+  say(`PostgreSQL on ${PG_NODES.join(' and ')} (Patroni, etcd on ${dcsHosts.join(', ')}; synchronous standby; role data_import, scram-sha-256, hostssl; an HAProxy on each client's loopback), Temporal ${temporalAddress} (mutual TLS), NATS ${natsUrl} (users, TLS; routes mutual TLS), SMTP relay ${smtp.ip} (STARTTLS, AUTH): up; database migrated, e-mails on`);
 
-  const svcEnv = serviceProcessEnv(env);
+  const svcEnv = serviceProcessEnv({ ...env, DATABASE_URL: dbUrlAt(PORTS.pg) });
+  for (const name of ['worker1', 'worker2', 'api1', 'api2'] as const) add(`pgproxy-${name}`, host(name), [need('HOSTS_HAPROXY'), '-f', path.join(work, 'pgproxy.cfg'), '-db']);
+  for (const name of ['worker1', 'worker2', 'api1', 'api2'] as const) await waitForPortIn(host(name), PORTS.pg, 30_000, `the PostgreSQL proxy of ${name}`);
   for (const name of ['worker1', 'worker2'] as const) {
     add(name, host(name), [process.execPath, ...workerNodeOptions(env), path.join(DIST, 'worker', 'main.js')], svcEnv, true);
   }
@@ -422,13 +599,14 @@ export async function startStack(work: string, say: (line: string) => void): Pro
     smtpMessagesToken: secrets.sinkToken,
     apiKey,
     pki,
+    pgUser,
     natsUsers,
     checker: {
       nats: natsSettings({ NATS_URL: natsUrl, NATS_USER: natsUsers.checker.user, NATS_PASSWORD: natsUsers.checker.password, NATS_INBOX_PREFIX: natsUsers.checker.inboxPrefix, NATS_TLS_CA: pki.ca }),
       temporal: { address: temporalAddress, tls: { serverRootCACertificate: fs.readFileSync(pki.ca), clientCertPair: { crt: fs.readFileSync(checkerClient.cert), key: fs.readFileSync(checkerClient.key) } } },
     },
     intruderTargets: {
-      pg: { host: pg.ip, port: PORTS.pg, database: 'data_import_hosts', serviceUser: 'data_import' },
+      pg: { host: host('pg1').ip, port: PORTS.pg, database: 'data_import_hosts', serviceUser: 'data_import', patroniPort: PORTS.patroni, etcdPort: PORTS.etcd },
       nats: { hosts: NATS_NODES.map((n) => host(n).ip), port: PORTS.nats, routePort: PORTS.natsCluster, monitorPort: PORTS.natsMonitor, subjectPrefix: 'events' },
       temporal: { host: temporal.ip, port: PORTS.temporal, namespace: 'default', caPem: fs.readFileSync(pki.ca, 'utf8') },
       smtp: { host: smtp.ip, port: PORTS.smtp },
