@@ -27,6 +27,7 @@ import type { NatsLink } from '../../events/nats';
 import type { IntruderTargets } from './intruder';
 import { makeNatsUsers, natsAuthorization, type NatsUsers } from './natsAuth';
 import { createPki, type Pki } from './pki';
+import { freePort } from '../support/natsServer';
 import { GATEWAY, host, Host, HostName, SUBNET_PREFIX } from './net';
 
 export const ROOT = path.join(__dirname, '..', '..');
@@ -89,18 +90,6 @@ const rootChildren = new Set<ChildProcess>();
 export function killRootServices(): void {
   for (const c of rootChildren) c.kill('SIGKILL');
   rootChildren.clear();
-}
-
-/** A free TCP port on the runner's loopback. */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Waits (bounded) until a port answers on a host's own loopback, from inside its namespace. */
@@ -411,7 +400,7 @@ export async function startStack(work: string, say: (line: string) => void): Pro
       '',
     ].join('\n');
   fs.writeFileSync(path.join(work, 'pgproxy.cfg'), pgProxyCfg(PORTS.pg));
-  const runnerPgPort = await freeLoopbackPort();
+  const runnerPgPort = await freePort();
   fs.writeFileSync(path.join(work, 'pgproxy-runner.cfg'), pgProxyCfg(runnerPgPort));
   addRoot('pgproxy-runner', [need('HOSTS_HAPROXY'), '-f', path.join(work, 'pgproxy-runner.cfg'), '-db']);
   await waitForPort('127.0.0.1', runnerPgPort, 30_000, "the runner's PostgreSQL proxy");

@@ -18,12 +18,13 @@ import https from 'node:https';
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { SMTPServer } from 'smtp-server';
-import { ConfigError, loadConfig } from '../../lib/config';
+import { loadConfig } from '../../lib/config';
 import { temporalConnectionOptions } from '../../lib/temporal';
 import { createMailTransport } from '../../emails/transport';
 import { createApiServer } from '../../api/server';
 import { TEST_TEMPORAL_ADDRESS } from '../support/env';
 import { makeTlsFiles } from '../support/tlsFiles';
+import { configErrorVariable } from '../support/configError';
 
 jest.setTimeout(60_000);
 
@@ -141,20 +142,12 @@ describe('SMTP with STARTTLS required', () => {
   });
 
   it('allows plain SMTP to loopback only', () => {
-    const variable = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return null;
-      } catch (err) {
-        return err instanceof ConfigError ? err.variable : String(err);
-      }
-    };
-    expect(variable({ SMTP_URL: 'smtp://10.0.0.5:25', SMTP_REQUIRE_TLS: 'false' })).toBe('SMTP_REQUIRE_TLS');
-    expect(variable({ SMTP_URL: 'smtp://mail.example.test:587', SMTP_REQUIRE_TLS: 'false' })).toBe('SMTP_REQUIRE_TLS');
-    expect(variable({ SMTP_URL: 'smtp://127.0.0.1:1025', SMTP_REQUIRE_TLS: 'false' })).toBeNull();
-    expect(variable({ SMTP_URL: 'smtp://[::1]:1025', SMTP_REQUIRE_TLS: 'false' })).toBeNull();
-    expect(variable({ SMTP_URL: 'smtps://mail.example.test', SMTP_REQUIRE_TLS: 'false' })).toBeNull();
-    expect(variable({ SMTP_TLS_CA: path.join(dir, 'missing.crt') })).toBe('SMTP_TLS_CA');
+    expect(configErrorVariable({ SMTP_URL: 'smtp://10.0.0.5:25', SMTP_REQUIRE_TLS: 'false' })).toBe('SMTP_REQUIRE_TLS');
+    expect(configErrorVariable({ SMTP_URL: 'smtp://mail.example.test:587', SMTP_REQUIRE_TLS: 'false' })).toBe('SMTP_REQUIRE_TLS');
+    expect(configErrorVariable({ SMTP_URL: 'smtp://127.0.0.1:1025', SMTP_REQUIRE_TLS: 'false' })).toBeNull();
+    expect(configErrorVariable({ SMTP_URL: 'smtp://[::1]:1025', SMTP_REQUIRE_TLS: 'false' })).toBeNull();
+    expect(configErrorVariable({ SMTP_URL: 'smtps://mail.example.test', SMTP_REQUIRE_TLS: 'false' })).toBeNull();
+    expect(configErrorVariable({ SMTP_TLS_CA: path.join(dir, 'missing.crt') })).toBe('SMTP_TLS_CA');
     expect(loadConfig({}).email.smtpRequireTls).toBe(true);
   });
 });

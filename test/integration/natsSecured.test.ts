@@ -14,10 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { nkeys } from '@nats-io/nats-core';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { ConfigError, loadConfig } from '../../lib/config';
+import { loadConfig } from '../../lib/config';
 import { connectNats, ensureStream, type NatsConnection } from '../../events/nats';
 import { freePort, natsServerBinary } from '../support/natsServer';
 import { makeTlsFiles } from '../support/tlsFiles';
+import { configErrorVariable } from '../support/configError';
 import { makeNatsUsers, natsAuthorization } from '../hosts/natsAuth';
 
 jest.setTimeout(60_000);
@@ -123,22 +124,14 @@ describe('NATS credentials and TLS by configuration', () => {
   });
 
   it('refuses settings that contradict each other, naming the variable', () => {
-    const bad = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return null;
-      } catch (err) {
-        return err instanceof ConfigError ? err.variable : String(err);
-      }
-    };
-    expect(bad({ NATS_USER: 'a' })).toBe('NATS_PASSWORD');
-    expect(bad({ NATS_USER: 'a', NATS_PASSWORD: 'b', NATS_TOKEN: 'c' })).toBe('NATS_TOKEN');
-    expect(bad({ NATS_URL: 'nats://a:b@h:4222', NATS_USER: 'a', NATS_PASSWORD: 'b' })).toBe('NATS_URL');
-    expect(bad({ NATS_URL: 'nats://a:b@h:4222,nats://c:d@i:4222' })).toBe('NATS_URL');
-    expect(bad({ NATS_URL: 'http://h:4222' })).toBe('NATS_URL');
-    expect(bad({ NATS_TLS_CA: '/nonexistent/ca.crt' })).toBe('NATS_TLS_CA');
-    expect(bad({ NATS_CREDS_FILE: '/nonexistent/u.creds' })).toBe('NATS_CREDS_FILE');
-    expect(bad({ NATS_INBOX_PREFIX: '_INBOX.*' })).toBe('NATS_INBOX_PREFIX');
+    expect(configErrorVariable({ NATS_USER: 'a' })).toBe('NATS_PASSWORD');
+    expect(configErrorVariable({ NATS_USER: 'a', NATS_PASSWORD: 'b', NATS_TOKEN: 'c' })).toBe('NATS_TOKEN');
+    expect(configErrorVariable({ NATS_URL: 'nats://a:b@h:4222', NATS_USER: 'a', NATS_PASSWORD: 'b' })).toBe('NATS_URL');
+    expect(configErrorVariable({ NATS_URL: 'nats://a:b@h:4222,nats://c:d@i:4222' })).toBe('NATS_URL');
+    expect(configErrorVariable({ NATS_URL: 'http://h:4222' })).toBe('NATS_URL');
+    expect(configErrorVariable({ NATS_TLS_CA: '/nonexistent/ca.crt' })).toBe('NATS_TLS_CA');
+    expect(configErrorVariable({ NATS_CREDS_FILE: '/nonexistent/u.creds' })).toBe('NATS_CREDS_FILE');
+    expect(configErrorVariable({ NATS_INBOX_PREFIX: '_INBOX.*' })).toBe('NATS_INBOX_PREFIX');
     // The servers as the client dials them carry no credentials (they reach error messages and logs).
     expect(loadConfig({ NATS_URL: 'nats://u:p@10.0.0.1:4222, tls://u:p@10.0.0.2' }).nats.servers).toEqual(['10.0.0.1:4222', '10.0.0.2:4222']);
   });
