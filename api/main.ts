@@ -1,6 +1,5 @@
 // First: tracing patches the HTTP and PostgreSQL modules before anything loads them.
 import './tracing';
-import http from 'node:http';
 import { bootProcess } from '../lib/boot';
 import { exitOnSignalDuringStartup } from '../lib/shutdown';
 import { createMetrics, registerDatabaseGauges } from '../lib/metrics';
@@ -12,6 +11,7 @@ import { ReferenceDataCache } from '../account/referenceDataCache';
 import { countByStatus } from '../imports/store';
 import { outboxBacklog } from '../events/outbox';
 import { createApp } from './app';
+import { createApiServer } from './server';
 import { dbAuthStore } from '../auth/store';
 import { startOpsServer } from '../ops/server';
 import { deployStatus } from '../deploys/status';
@@ -24,7 +24,7 @@ const startedUp = exitOnSignalDuringStartup('api');
 bootProcess('api', async ({ config, log, onShutdown }) => {
   const metrics = createMetrics('api');
   const db = createDb(config.database.url, config.database.poolMax);
-  const nc = await connectNats(config.nats.url, 'data-import-api', log);
+  const nc = await connectNats(config.nats, 'data-import-api', log);
   const { client: temporal, connection } = await connectTemporal(config.temporal);
   const referenceData = new ReferenceDataCache(db);
   await referenceData.start();
@@ -50,14 +50,11 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
   };
   const app = createApp(deps);
 
-  const server = http.createServer(app.callback());
-  server.requestTimeout = config.http.requestTimeoutMs + 5000;
-  server.headersTimeout = 20_000;
-  server.keepAliveTimeout = 65_000;
+  const server = createApiServer(config.http, app.callback());
   await new Promise<void>((resolve) => server.listen(config.http.port, config.http.host, resolve));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.http.port;
-  log.info({ url: `http://${config.http.host}:${port}` }, 'API listening');
+  log.info({ url: `${config.http.tls ? 'https' : 'http'}://${config.http.host}:${port}` }, 'API listening');
   // The operations page: a second listener of this process (OPS_BIND), read-only.
   const ops = await startOpsServer(config, { db, log, deployment: () => deployStatus(temporal, config) });
 

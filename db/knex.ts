@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import pg from 'pg';
-import { isDuplicateDatabase } from './pgErrors';
+import { SESSION_PEER_OPTIONS } from '../lib/pgClient';
+import { isDuplicateDatabase, isMissingDatabase } from './pgErrors';
 
 // Return DATE columns as 'YYYY-MM-DD' strings, never as JS Dates shifted by the local zone,
 // and BIGINT/NUMERIC as strings (exact money, no float drift).
@@ -10,22 +11,8 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
 
 export type Db = Knex;
 
-/**
- * What the server does with a session of ours whose client falls silent (a host that loses power
- * or its link closes no socket): PostgreSQL keeps such a session — and its row locks, an open
- * transaction's — for `tcp_keepalives_idle`, two hours by default, and every other worker that
- * retries the same import waits on those locks as long. Each session therefore asks the server for
- * keepalives of its own (user-settable, per session, sent in the startup packet): the first probe
- * after 10 s of silence, then every 5 s, the session ended after 3 unanswered (~25 s); and
- * `tcp_user_timeout` ends it when data the server sent stays unacknowledged for 25 s. A client
- * that is alive answers the probes from its kernel, however long its own work between two
- * statements takes — and a frozen one too (SIGSTOP, a VM paused): so a transaction left idle for
- * 20 s is ended as well (`idle_in_transaction_session_timeout`; no step of the service waits that
- * long inside a transaction but an SMTP send, which sets its own, emails/delivery.ts), and with it
- * its row locks. An `options` parameter in DATABASE_URL replaces these (`?options=` alone:
- * none, e.g. through a PgBouncer that refuses the startup parameter). docs/scaling.md, "Failover times".
- */
-export const SESSION_PEER_OPTIONS = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=25000 -c idle_in_transaction_session_timeout=20000';
+// The server ends a silent or frozen client's session in bounded time: lib/pgClient.ts.
+export { SESSION_PEER_OPTIONS };
 
 /** How long one connection attempt of the pool may take (docs/scaling.md, "Every network call"). */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -69,13 +56,27 @@ export class DirectoryMigrationSource implements Knex.MigrationSource<string> {
   }
 }
 
-/** Creates the database named in `url` when it does not exist (connects to the `postgres` database). */
+/**
+ * Creates the database named in `url` when it does not exist. The database itself is tried first:
+ * a service role that may connect to its own database only (least privilege: `pg_hba.conf` names
+ * that database, docs/scaling.md) never needs the `postgres` database; only when the server answers
+ * that it does not exist is it created, from the `postgres` database.
+ */
 export async function ensureDatabase(url: string): Promise<void> {
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
   if (!name) return;
+  const own = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await own.connect();
+    return;
+  } catch (err) {
+    if (!isMissingDatabase(err)) throw err;
+  } finally {
+    await own.end().catch(() => undefined);
+  }
   u.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: u.toString() });
+  const client = new pg.Client({ connectionString: u.toString(), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   await client.connect();
   try {
     const r = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

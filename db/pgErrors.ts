@@ -7,6 +7,7 @@
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
 const DUPLICATE_DATABASE = '42P04';
+const INVALID_CATALOG_NAME = '3D000';
 const UNDEFINED_TABLE = '42P01';
 /** character_not_in_repertoire (a NUL byte in a text value) and untranslatable_character. */
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
@@ -44,6 +45,11 @@ export function isForeignKeyViolation(err: unknown): boolean {
 /** CREATE DATABASE of a name that exists (two processes racing to create it). */
 export function isDuplicateDatabase(err: unknown): boolean {
   return (err as PgError | null)?.code === DUPLICATE_DATABASE;
+}
+
+/** A connection to a database that does not exist. */
+export function isMissingDatabase(err: unknown): boolean {
+  return (err as PgError | null)?.code === INVALID_CATALOG_NAME;
 }
 
 /** The name of the constraint `err` violated, if PostgreSQL named one. */

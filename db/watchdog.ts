@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { destroyPgClient } from '../lib/pgClient';
+import { destroyPgClient, SESSION_PEER_OPTIONS } from '../lib/pgClient';
 
 export interface WatchdogOptions {
   databaseUrl: string;
@@ -49,6 +49,15 @@ export class DatabaseWatchdog {
     this.drop();
   }
 
+  /**
+   * Whether PostgreSQL answered recently: a probe succeeded within two probe intervals and a second
+   * (a probe may take one interval to fail). False soon after the server falls silent, long before
+   * `onUnreachable`. Always true when the watchdog is off.
+   */
+  seemsReachable(): boolean {
+    return this.o.unreachableMs <= 0 || this.silentMs() < 2 * this.intervalMs + 1000;
+  }
+
   /** Milliseconds since the last successful probe. */
   silentMs(): number {
     return performance.now() - this.lastOkAt;
@@ -80,6 +89,9 @@ export class DatabaseWatchdog {
     if (!this.client) {
       const c = new pg.Client({
         connectionString: this.o.databaseUrl,
+        // The server ends this session ~25 s after its client falls silent, as every other of the
+        // service's (lib/pgClient.ts): a worker cut off leaves and starts again with a new one.
+        options: SESSION_PEER_OPTIONS,
         connectionTimeoutMillis: this.intervalMs,
         query_timeout: this.intervalMs,
         keepAlive: true,

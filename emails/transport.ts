@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../lib/config';
@@ -5,8 +6,9 @@ import type { Config } from '../lib/config';
 export type MailTransport = Transporter;
 
 /**
- * The relay of SMTP_URL (smtp:// with optional STARTTLS, smtps:// for implicit TLS, credentials
- * in the URL). One connection per message, not a pool: a pool queues messages behind its busy
+ * The relay of SMTP_URL (smtp:// with STARTTLS required unless SMTP_REQUIRE_TLS=false — allowed
+ * for a relay on loopback only, lib/config.ts —, smtps:// for implicit TLS, credentials in the
+ * URL), its certificate checked against SMTP_TLS_CA when set, else the system's CAs. One connection per message, not a pool: a pool queues messages behind its busy
  * connections and lets them out in bursts, which would undo the even pace of rate.ts (measured:
  * 15 messages in one second at a rate of 10 with a pool of 3).
  */
@@ -18,7 +20,7 @@ export function createMailTransport(c: Config['email']): MailTransport {
     secure: u.protocol === 'smtps:',
     requireTLS: c.smtpRequireTls,
     auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
-    tls: { rejectUnauthorized: c.smtpTlsRejectUnauthorized },
+    tls: { rejectUnauthorized: c.smtpTlsRejectUnauthorized, ...(c.smtpTlsCa && { ca: fs.readFileSync(c.smtpTlsCa) }) },
     connectionTimeout: c.smtpTimeoutMs,
     greetingTimeout: c.smtpTimeoutMs,
     socketTimeout: c.smtpTimeoutMs,

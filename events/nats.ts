@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import nodeTls, { type PeerCertificate } from 'node:tls';
 import { connect } from '@nats-io/transport-node';
-import type { NatsConnection } from '@nats-io/nats-core';
+import { credsAuthenticator, type ConnectionOptions, type NatsConnection, type TlsOptions } from '@nats-io/nats-core';
 import { DiscardPolicy, JetStreamApiCodes, JetStreamApiError, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { natsSettings, type Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 
 export type { NatsConnection };
@@ -27,9 +31,56 @@ export const NATS_MAX_PINGS_OUT = 2;
 /** How long one connection attempt (first connect or reconnect) waits for a server. */
 export const NATS_CONNECT_TIMEOUT_MS = 5_000;
 
-export async function connectNats(url: string, name: string, log?: Logger): Promise<NatsConnection> {
+/** How a connection reaches NATS: the servers, the credentials, TLS (lib/config.ts natsSettings). */
+export type NatsLink = Pick<Config['nats'], 'servers' | 'auth' | 'tls' | 'inboxPrefix'>;
+
+/**
+ * The client options of a link (the NATS client's own: user/pass, token, a credentials file's
+ * authenticator; TLS with the CA, and the client certificate and key, read from their files). With
+ * TLS required the connection is refused by a server that offers none; without, nats.js still
+ * upgrades to TLS when the server offers it.
+ */
+export function natsConnectionOptions(link: NatsLink): Pick<ConnectionOptions, 'servers' | 'user' | 'pass' | 'token' | 'authenticator' | 'tls' | 'inboxPrefix' | 'reconnectToServer'> {
+  const { auth, tls } = link;
+  return {
+    servers: [...link.servers],
+    inboxPrefix: link.inboxPrefix,
+    ...(auth.user !== undefined && { user: auth.user, pass: auth.password }),
+    ...(auth.token !== undefined && { token: auth.token }),
+    // Read at each (re)connect: a rotated credentials file is picked up without a restart.
+    ...(auth.credsFile !== undefined && { authenticator: credsAuthenticator(() => fs.readFileSync(auth.credsFile!)) }),
+    ...(tls.required && tlsOptions(tls)),
+  };
+}
+
+/**
+ * TLS options that check each server's certificate against the address it is dialed at. nats.js
+ * gives a server named by its IP address no TLS name, so Node checks the certificate against
+ * "localhost" and refuses a certificate made for the address (servers of a cluster are often named
+ * by address, the reference deployment's are): the name is taken from the server the client is
+ * about to dial (reconnectToServer sees every attempt, the first included, and keeps the default
+ * choice), and a server named by a DNS name is checked against that name as usual.
+ */
+function tlsOptions(t: NatsLink['tls']): Pick<ConnectionOptions, 'tls' | 'reconnectToServer'> {
+  let dialing = '';
+  const checkServerIdentity = (name: string, cert: PeerCertificate) => nodeTls.checkServerIdentity(net.isIP(dialing) ? dialing : name, cert);
+  return {
+    reconnectToServer: (pool) => {
+      dialing = pool[0]?.hostname ?? '';
+      return null;
+    },
+    tls: { ...(t.ca && { caFile: t.ca }), ...(t.cert && { certFile: t.cert }), ...(t.key && { keyFile: t.key }), checkServerIdentity } as TlsOptions,
+  };
+}
+
+/**
+ * A service connection to NATS. `link` is the configuration's (`config.nats`), or a URL string
+ * (tests, benchmarks: no credentials, no TLS settings but what the URL says).
+ */
+export async function connectNats(link: NatsLink | string, name: string, log?: Logger): Promise<NatsConnection> {
+  const settings: NatsLink = typeof link === 'string' ? natsLinkOf(link) : link;
   const nc = await connect({
-    servers: url.split(',').map((s) => s.trim()),
+    ...natsConnectionOptions(settings),
     name,
     // Keep trying for ever: the outbox holds events while NATS is away.
     maxReconnectAttempts: -1,
@@ -56,6 +107,11 @@ export async function connectNats(url: string, name: string, log?: Logger): Prom
     })().catch((err: unknown) => log.warn({ err: String(err) }, 'nats connection status: watch ended'));
   }
   return nc;
+}
+
+/** The link a URL alone names (its credentials and a tls:// scheme honoured), as NATS_URL is read. */
+export function natsLinkOf(url: string): NatsLink {
+  return natsSettings({ NATS_URL: url });
 }
 
 export interface StreamSettings {

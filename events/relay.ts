@@ -7,7 +7,7 @@ import type { NatsConnection } from './nats';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
 import { HEADER_MSG_ID, HEADER_TYPE, HEADER_VERSION } from './envelope';
-import { destroyPgClient } from '../lib/pgClient';
+import { destroyPgClient, SESSION_PEER_OPTIONS } from '../lib/pgClient';
 
 export interface RelayOptions {
   db: Knex;
@@ -259,6 +259,9 @@ export class OutboxRelay {
     if (!this.listener) {
       const c = new pg.Client({
         connectionString: this.o.databaseUrl,
+        // The server's keepalives of every session of the service (lib/pgClient.ts): a standby's
+        // session whose host went silent is ended ~25 s later (a leader's by the next leader).
+        options: SESSION_PEER_OPTIONS,
         // Bounded waits on a silent server: connecting, and every statement of this session.
         connectionTimeoutMillis: this.leaseMs,
         query_timeout: this.leaseMs,

@@ -3,7 +3,11 @@
  * (docs/events.md). Run it with `npx tsx examples/consumer.ts`.
  *
  * Environment: NATS_URL (nats://127.0.0.1:4222), EVENTS_STREAM (EVENTS), CONSUMER_NAME (billing),
- * CONSUMER_FILTER (events.account.>), MAX_EVENTS (stop after that many; default run until Ctrl-C).
+ * CONSUMER_FILTER (events.account.>), MAX_EVENTS (stop after that many; default run until Ctrl-C),
+ * and the service's own NATS credential and TLS settings, read the same way (docs/configuration.md:
+ * NATS_USER/NATS_PASSWORD, NATS_TOKEN, NATS_CREDS_FILE, NATS_TLS_CA, NATS_TLS_CERT/KEY,
+ * NATS_INBOX_PREFIX): on a secured cluster a consumer is a user of its own whose permissions let it
+ * create only its own consumer with its own filter (docs/events.md, "Who may read which events").
  *
  * What it shows:
  * - The consumer is durable: the server remembers what was acknowledged, so a restart resumes
@@ -21,8 +25,9 @@
 import { connect } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { EventEnvelope } from '../events/envelope';
+import { natsConnectionOptions } from '../events/nats';
+import { natsSettings } from '../lib/config';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const STREAM = process.env.EVENTS_STREAM ?? 'EVENTS';
 const NAME = process.env.CONSUMER_NAME ?? 'billing';
 const FILTER = process.env.CONSUMER_FILTER ?? 'events.account.>';
@@ -49,8 +54,9 @@ async function handle(event: EventEnvelope): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const nc = await connect({ servers: NATS_URL, name: `consumer ${NAME}`, maxReconnectAttempts: -1 });
-  const jsm = await jetstreamManager(nc);
+  const nc = await connect({ ...natsConnectionOptions(natsSettings(process.env)), name: `consumer ${NAME}`, maxReconnectAttempts: -1 });
+  // checkAPI off: a consumer's user may be allowed nothing of the JetStream API but its own consumer.
+  const jsm = await jetstreamManager(nc, { checkAPI: false });
   // Create the durable consumer once; later runs bind to it and resume after the last ack.
   await jsm.consumers.info(STREAM, NAME).catch(() =>
     jsm.consumers.add(STREAM, {

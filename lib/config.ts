@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { BUILD_ID_PATTERN } from './buildInfo';
 
 /**
@@ -46,6 +47,18 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (TRUE_VALUE.test(v)) return true;
   if (/^(0|false|no|off)$/i.test(v)) return false;
   throw new ConfigError(name, `expected true or false, got ${JSON.stringify(v)}`);
+}
+
+/** A file the process must be able to read (a certificate, a key, a credentials file): checked at start. */
+function readableFile(env: Env, name: string): string | undefined {
+  const v = optStr(env, name);
+  if (v === undefined) return undefined;
+  try {
+    fs.accessSync(v, fs.constants.R_OK);
+  } catch (err) {
+    throw new ConfigError(name, `cannot read ${JSON.stringify(v)} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  return v;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -120,6 +133,96 @@ function buildIdVar(env: Env, name: string): string | undefined {
 
 export const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i.test(host);
 
+/**
+ * NATS_URL (comma-separated servers) and how the service proves itself to NATS: a credentials file
+ * (JWT and nkey seed, NATS_CREDS_FILE), a user and password (NATS_USER/NATS_PASSWORD, or in the URL:
+ * nats://user:password@host:4222), or a token (NATS_TOKEN, or nats://token@host:4222) — one of
+ * them; and TLS (NATS_TLS, a tls:// URL, or any of NATS_TLS_CA/CERT/KEY: then a server that offers
+ * no TLS is refused). events/nats.ts natsConnectionOptions turns them into the client's options.
+ */
+export function natsSettings(env: Env) {
+  const url = str(env, 'NATS_URL', 'nats://127.0.0.1:4222');
+  const servers: string[] = [];
+  const inUrl = new Set<string>();
+  let urlUser: string | undefined;
+  let urlPassword: string | undefined;
+  let urlTls = false;
+  for (const raw of url.split(',').map((x) => x.trim()).filter(Boolean)) {
+    let u: URL;
+    try {
+      u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `nats://${raw}`);
+    } catch {
+      throw new ConfigError('NATS_URL', `expected nats://[user:password@]host:port (comma-separated), got ${JSON.stringify(raw)}`);
+    }
+    if (!['nats:', 'tls:'].includes(u.protocol)) throw new ConfigError('NATS_URL', `expected nats:// or tls:// servers, got ${JSON.stringify(u.protocol)}`);
+    if (u.protocol === 'tls:') urlTls = true;
+    if (u.username) {
+      const user = decodeURIComponent(u.username);
+      const password = u.password ? decodeURIComponent(u.password) : undefined;
+      inUrl.add(`${user}\u0000${password ?? ''}`);
+      urlUser = user;
+      urlPassword = password;
+    }
+    // The servers as the client dials them, without the credentials (they never reach a log).
+    servers.push(`${u.hostname.includes(':') ? `[${u.hostname}]` : u.hostname}:${u.port || '4222'}`);
+  }
+  if (servers.length === 0) throw new ConfigError('NATS_URL', 'names no server');
+  if (inUrl.size > 1) throw new ConfigError('NATS_URL', 'its servers carry different credentials: give one user (or token) for all');
+  const user = optStr(env, 'NATS_USER');
+  const password = optStr(env, 'NATS_PASSWORD');
+  const token = optStr(env, 'NATS_TOKEN');
+  const credsFile = readableFile(env, 'NATS_CREDS_FILE');
+  if ((user === undefined) !== (password === undefined)) throw new ConfigError(user === undefined ? 'NATS_USER' : 'NATS_PASSWORD', 'NATS_USER and NATS_PASSWORD go together');
+  if (urlUser !== undefined && (user !== undefined || token !== undefined)) {
+    throw new ConfigError('NATS_URL', 'carries credentials and NATS_USER or NATS_TOKEN is set too: give them in one place');
+  }
+  // nats://user:password@host is a user; nats://token@host (no password) a token, as the NATS clients read it.
+  const auth = {
+    user: user ?? (urlPassword !== undefined ? urlUser : undefined),
+    password: password ?? (urlPassword !== undefined ? urlPassword : undefined),
+    token: token ?? (urlUser !== undefined && urlPassword === undefined ? urlUser : undefined),
+    credsFile,
+  };
+  const ways = [auth.user !== undefined, auth.token !== undefined, credsFile !== undefined].filter(Boolean).length;
+  if (ways > 1) throw new ConfigError(credsFile ? 'NATS_CREDS_FILE' : 'NATS_TOKEN', 'give one way of authenticating to NATS: a credentials file, a user and password, or a token');
+  const tls = {
+    ca: readableFile(env, 'NATS_TLS_CA'),
+    cert: readableFile(env, 'NATS_TLS_CERT'),
+    key: readableFile(env, 'NATS_TLS_KEY'),
+  };
+  if ((tls.cert === undefined) !== (tls.key === undefined)) throw new ConfigError(tls.cert === undefined ? 'NATS_TLS_CERT' : 'NATS_TLS_KEY', 'NATS_TLS_CERT and NATS_TLS_KEY go together (the client certificate and its key)');
+  const tlsRequired = bool(env, 'NATS_TLS', false) || urlTls || Object.values(tls).some((v) => v !== undefined);
+  // The subject prefix of this connection's reply inboxes (JetStream acks, consumer deliveries): a
+  // user whose permissions allow only its own `_INBOX_<user>.>` reads nobody else's replies.
+  const inboxPrefix = str(env, 'NATS_INBOX_PREFIX', '_INBOX');
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(inboxPrefix)) throw new ConfigError('NATS_INBOX_PREFIX', `expected subject tokens without wildcards, got ${JSON.stringify(inboxPrefix)}`);
+  return { url, servers, auth, inboxPrefix, tls: { required: tlsRequired, ...tls } };
+}
+
+/**
+ * TLS to Temporal: TEMPORAL_TLS (the server's certificate checked against the system's CAs), or
+ * mutual TLS with TEMPORAL_TLS_CA (the CA of the server's certificate), TEMPORAL_TLS_CERT and
+ * TEMPORAL_TLS_KEY (this process's client certificate and key) and TEMPORAL_TLS_SERVER_NAME (the
+ * name to check the server's certificate against, when not the host of TEMPORAL_ADDRESS). Any of
+ * them turns TLS on. lib/temporal.ts temporalConnectionOptions reads the files.
+ */
+function apiTls(env: Env): { cert: string; key: string } | null {
+  const cert = readableFile(env, 'API_TLS_CERT');
+  const key = readableFile(env, 'API_TLS_KEY');
+  if ((cert === undefined) !== (key === undefined)) throw new ConfigError(cert === undefined ? 'API_TLS_CERT' : 'API_TLS_KEY', 'API_TLS_CERT and API_TLS_KEY go together');
+  return cert && key ? { cert, key } : null;
+}
+
+function temporalTls(env: Env) {
+  const ca = readableFile(env, 'TEMPORAL_TLS_CA');
+  const cert = readableFile(env, 'TEMPORAL_TLS_CERT');
+  const key = readableFile(env, 'TEMPORAL_TLS_KEY');
+  const serverName = optStr(env, 'TEMPORAL_TLS_SERVER_NAME');
+  if ((cert === undefined) !== (key === undefined)) throw new ConfigError(cert === undefined ? 'TEMPORAL_TLS_CERT' : 'TEMPORAL_TLS_KEY', 'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together (the client certificate and its key)');
+  const on = bool(env, 'TEMPORAL_TLS', false) || [ca, cert, serverName].some((v) => v !== undefined);
+  return on ? { ca, cert, key, serverName } : null;
+}
+
 export function loadConfig(env: Env = process.env) {
   const appEnv = oneOf(env, 'APP_ENV', ['development', 'test', 'production'] as const, 'development');
   const signingKey = optStr(env, 'AUTH_SIGNING_KEY');
@@ -136,13 +239,15 @@ export function loadConfig(env: Env = process.env) {
       /** Bytes of request bodies above 256 KiB one API process holds at once (http/middleware/jsonBody.ts). */
       bodyBudgetBytes: bytes(env, 'API_BODY_BUDGET', 16 * 1024 * 1024),
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000),
+      /** HTTPS instead of HTTP: the certificate (PEM, its chain after it) and key of the listener (API_TLS_CERT, API_TLS_KEY). */
+      tls: apiTls(env),
     },
     database: {
       url: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/data_import', ['postgres:', 'postgresql:']),
       poolMax: int(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     },
     nats: {
-      url: str(env, 'NATS_URL', 'nats://127.0.0.1:4222'),
+      ...natsSettings(env),
       subjectPrefix: subjectToken(env, 'EVENTS_SUBJECT_PREFIX', 'events'),
       stream: subjectToken(env, 'EVENTS_STREAM', 'EVENTS'),
       /** Duplicate window: longer than the relay's retry horizon so a republished id is always dropped. */
@@ -172,7 +277,8 @@ export function loadConfig(env: Env = process.env) {
       namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),
       taskQueue: str(env, 'TEMPORAL_TASK_QUEUE', 'data-import'),
       apiKey: optStr(env, 'TEMPORAL_API_KEY'),
-      tls: bool(env, 'TEMPORAL_TLS', false),
+      /** null: plain gRPC (a dev server on loopback). */
+      tls: temporalTls(env),
       uiUrl: str(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),
       /**
        * The Worker Deployment the workers register their build in (docs/deploys.md): one per task
@@ -217,10 +323,15 @@ export function loadConfig(env: Env = process.env) {
     email: {
       /** The mail relay (smtp:// or smtps://, credentials in the URL); `npm run up` starts a local inbox when unset. */
       smtpUrl: url(env, 'SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
-      /** Refuse to send unless the relay upgrades the connection with STARTTLS (smtp:// URLs). */
-      smtpRequireTls: bool(env, 'SMTP_REQUIRE_TLS', false),
+      /**
+       * Refuse to send unless the relay upgrades the connection with STARTTLS (smtp:// URLs). On by
+       * default; `false` (plain SMTP) only for a relay on loopback (the local sink of `npm run up`, tests).
+       */
+      smtpRequireTls: bool(env, 'SMTP_REQUIRE_TLS', true),
       /** Check the relay's certificate (turn off only for a relay with a self-signed certificate). */
       smtpTlsRejectUnauthorized: bool(env, 'SMTP_TLS_REJECT_UNAUTHORIZED', true),
+      /** The CA the relay's certificate is checked against (PEM), instead of the system's. */
+      smtpTlsCa: readableFile(env, 'SMTP_TLS_CA'),
       /** Connection, greeting and socket timeout of one SMTP conversation. */
       smtpTimeoutMs: int(env, 'SMTP_TIMEOUT_MS', 30_000, 1000, 600_000),
       /** Per-supplier template overrides: <dir>/<SUPPLIER>/<template>/{subject,html,text}.hbs. */
@@ -243,6 +354,10 @@ export function loadConfig(env: Env = process.env) {
       token: optStr(env, 'OPS_TOKEN'),
     },
   };
+  const smtp = new URL(config.email.smtpUrl);
+  if (!config.email.smtpRequireTls && smtp.protocol === 'smtp:' && !isLoopback(smtp.hostname.replace(/^\[|\]$/g, ''))) {
+    throw new ConfigError('SMTP_REQUIRE_TLS', `plain SMTP (false) is allowed only to a relay on loopback; ${smtp.hostname} is not: customer names and addresses would cross the network in clear text (use STARTTLS or smtps://)`);
+  }
   const ops = config.ops;
   if (ops.bind && !isLoopback(ops.bind.host) && !ops.token) {
     throw new ConfigError('OPS_TOKEN', `must be set when OPS_BIND (${ops.bind.host}) is beyond loopback: the operations page is then reachable from other machines`);

@@ -1,4 +1,5 @@
-import { Client, Connection, type ConnectionLike } from '@temporalio/client';
+import fs from 'node:fs';
+import { Client, Connection, type ConnectionLike, type TLSConfig } from '@temporalio/client';
 import type { Config } from './config';
 import { activeTracing } from './tracing';
 
@@ -12,9 +13,25 @@ export async function connectTemporal(t: Config['temporal']): Promise<{ client: 
   return { client: temporalClient(t, connection), connection };
 }
 
-/** Where and how every connection of the service reaches Temporal: the client's above, the workers' NativeConnection. */
-export function temporalConnectionOptions(t: Config['temporal']): { address: string; tls: Config['temporal']['tls'] | undefined; apiKey: Config['temporal']['apiKey'] } {
-  return { address: t.address, tls: t.tls || undefined, apiKey: t.apiKey };
+/**
+ * Where and how every connection of the service reaches Temporal: the client's above, the workers'
+ * NativeConnection. With TLS settings (lib/config.ts temporalTls): the server's certificate checked
+ * against TEMPORAL_TLS_CA (else the system's CAs) for TEMPORAL_TLS_SERVER_NAME (else the address's
+ * host), and this process's certificate (TEMPORAL_TLS_CERT/KEY) for a server that asks for one
+ * (mutual TLS). The files are read here, at each connect: a renewed certificate is used at the
+ * next start.
+ */
+export function temporalConnectionOptions(t: Config['temporal']): { address: string; tls: TLSConfig | undefined; apiKey: Config['temporal']['apiKey'] } {
+  return { address: t.address, tls: temporalTlsConfig(t.tls), apiKey: t.apiKey };
+}
+
+function temporalTlsConfig(tls: Config['temporal']['tls']): TLSConfig | undefined {
+  if (!tls) return undefined;
+  return {
+    ...(tls.serverName && { serverNameOverride: tls.serverName }),
+    ...(tls.ca && { serverRootCACertificate: fs.readFileSync(tls.ca) }),
+    ...(tls.cert && tls.key && { clientCertPair: { crt: fs.readFileSync(tls.cert), key: fs.readFileSync(tls.key) } }),
+  };
 }
 
 /**

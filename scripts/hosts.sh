@@ -2,8 +2,9 @@
 # The several-hosts harness (docs/scaling.md, "The reference deployment"): the real service on
 # hosts of one machine — network namespaces on a bridge of their own (10.213.7.0/24) — and faults
 # applied to a host (its link cut, to everything or to one peer; its processes frozen or killed)
-# at seeded random moments of a real migration. It needs root (ip netns, iptables); it installs
-# haproxy and iptables from Debian when they are missing, builds the project, then runs
+# at seeded random moments of a real migration, every link authenticated and encrypted. It needs
+# root (ip netns, iptables); it installs haproxy and iptables (openssl, curl) from Debian when they
+# are missing, builds the project, then runs
 # test/hosts/run.ts, which creates the hosts, runs the scenarios, checks the invariants and
 # removes everything it made. Arguments go to the runner (--help lists them).
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -17,10 +18,16 @@ done
 [[ "$(id -u)" == 0 ]] || die "the hosts harness needs root (network namespaces, iptables): run it as root or with sudo"
 command -v ip >/dev/null 2>&1 || die "iproute2 (ip) is missing"
 
-# haproxy and iptables from Debian, once.
+# haproxy and iptables from Debian, once; openssl (the run's CA and certificates) and curl (each NATS
+# node's monitoring, read on its own loopback) too where a minimal system lacks them.
 missing=()
 command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
 command -v iptables >/dev/null 2>&1 || missing+=(iptables)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+# PostgreSQL on two hosts (docs/scaling.md, "PostgreSQL on two hosts"): Patroni and etcd from Debian.
+command -v patroni >/dev/null 2>&1 || missing+=(patroni)
+command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 if ((${#missing[@]})); then
   command -v apt-get >/dev/null 2>&1 || die "missing ${missing[*]} and no apt-get to install them"
   say "installing ${missing[*]} from Debian"
@@ -29,7 +36,8 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
   fi
 fi
-# The Debian package starts a haproxy of its own where systemd runs; the harness runs its own.
+# The Debian packages start a haproxy, a patroni and an etcd of their own where systemd runs; the
+# harness runs its own.
 
 # Removes what a run (this one, or a crashed earlier one) left: the processes inside the
 # harness's namespaces, the namespaces (their veths and iptables rules go with them), the bridge.
@@ -74,6 +82,8 @@ fi
 HOSTS_PG_BIN="$(pg_bin_dir)"
 HOSTS_NATS_SERVER="$(nats_server_bin)"
 HOSTS_HAPROXY="$(command -v haproxy)"
+HOSTS_PATRONI="$(command -v patroni)"
+HOSTS_ETCD="$(command -v etcd)"
 # The dev server's arguments as `npm run up` has them (search attributes, dynamic config), on the
 # Temporal host's address instead of loopback, in memory.
 temporal_dev_argv 7233 0 ""
@@ -82,7 +92,7 @@ for a in "${TEMPORAL_DEV_ARGV[@]}"; do [[ "$a" == 127.0.0.1 ]] && argv+=(@IP@) |
 HOSTS_TEMPORAL_ARGV="$(printf '%s\n' "$(tool_path temporal)" "${argv[@]}")"
 PG_USER=postgres; id "$PG_USER" >/dev/null 2>&1 || PG_USER=dataimport
 id "$PG_USER" >/dev/null 2>&1 || useradd --system --no-create-home "$PG_USER"
-export HOSTS_PG_BIN HOSTS_NATS_SERVER HOSTS_HAPROXY HOSTS_TEMPORAL_ARGV HOSTS_PG_USER="$PG_USER"
+export HOSTS_PG_BIN HOSTS_NATS_SERVER HOSTS_HAPROXY HOSTS_PATRONI HOSTS_ETCD HOSTS_TEMPORAL_ARGV HOSTS_PG_USER="$PG_USER"
 
 cd "$ROOT"
 T0=$(date +%s)

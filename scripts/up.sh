@@ -122,9 +122,14 @@ DATA="$ROOT/data"
 [[ "$FORCE_LOCAL" == 1 ]] && DATA="$ROOT/data/local"
 mkdir -p "$DATA"
 export HOST="${HOST:-127.0.0.1}" PORT="${PORT:-8000}"
+# An API host with API_TLS_CERT serves HTTPS (docs/scaling.md); this script's own probes of it
+# only ask whether it answers, so they do not check its certificate (-k).
+API_URL="http://$HOST:$PORT"
+CURL_TLS=()
+[[ -n "${API_TLS_CERT:-}" ]] && { API_URL="https://$HOST:$PORT"; CURL_TLS=(-k); }
 
-if [[ "$ROLE" != worker ]] && curl -fsS "http://$HOST:$PORT/healthz" >/dev/null 2>&1; then
-  say "the API already answers on http://$HOST:$PORT: nothing to start (stop it first to restart)"
+if [[ "$ROLE" != worker ]] && curl -fsS ${CURL_TLS[@]+"${CURL_TLS[@]}"} "$API_URL/healthz" >/dev/null 2>&1; then
+  say "the API already answers on $API_URL: nothing to start (stop it first to restart)"
   trap - EXIT INT TERM
   exit 0
 fi
@@ -158,6 +163,7 @@ if [[ "$ROLE" == all ]]; then
   export TEMPORAL_UI_URL
   ensure_mail_sink "$DATA" "${MAIL_SINK_SMTP_PORT:-1025}" "${MAIL_SINK_WEB_PORT:-1080}"
   export SMTP_URL
+  [[ -n "${SMTP_REQUIRE_TLS:-}" ]] && export SMTP_REQUIRE_TLS
   register_search_attributes "$TEMPORAL_ADDRESS" "${TEMPORAL_NAMESPACE:-default}"
 else
   say "role $ROLE: PostgreSQL, NATS and Temporal of the environment (DATABASE_URL, NATS_URL, TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS); no server started here"
@@ -236,10 +242,10 @@ INFO
 fi
 
 for _ in $(seq 1 300); do
-  curl -fsS "http://$HOST:$PORT/readyz" >/dev/null 2>&1 && break
+  curl -fsS ${CURL_TLS[@]+"${CURL_TLS[@]}"} "$API_URL/readyz" >/dev/null 2>&1 && break
   sleep 0.2
 done
-curl -fsS "http://$HOST:$PORT/readyz" >/dev/null 2>&1 || { tail -n 20 "$DATA/logs/api-1.log" "$DATA/logs/worker-1.log" >&2; die "the API did not become ready"; }
+curl -fsS ${CURL_TLS[@]+"${CURL_TLS[@]}"} "$API_URL/readyz" >/dev/null 2>&1 || { tail -n 20 "$DATA/logs/api-1.log" "$DATA/logs/worker-1.log" >&2; die "the API did not become ready"; }
 
 API_KEY="$(printf '%s\n' "$SETUP_OUT" | sed -n 's/^API_KEY=//p')"
 # An API host runs no worker: nothing to wait for.
@@ -248,7 +254,7 @@ BUILDS_INFO="$(cat "$DATA/run/rollout.txt" 2>/dev/null || echo '(not checked her
 say "ready in $(($(date +%s) - T0)) s"
 cat <<INFO
 
-  API            http://$HOST:$PORT          (readiness: /readyz, metrics: /metrics, OpenAPI: /openapi.json)
+  API            $API_URL          (readiness: /readyz, metrics: /metrics, OpenAPI: /openapi.json)
   Temporal UI    $TEMPORAL_UI_URL
   Operations     http://${OPS_BIND:-127.0.0.1:8001}/   (the migration lead's page: counts, rate, errors; OPS_BIND=off disables it)
   Mail inbox     ${MAIL_INBOX_URL:-(SMTP_URL of the worker hosts)}   (customer e-mails; turn them on: bin/data-import import-suppliers configure DEMO_ENERGY --send-customer-emails)
@@ -259,12 +265,12 @@ cat <<INFO
 
   Import the example account (copy and paste):
 
-  TOKEN=\$(curl -sS http://$HOST:$PORT/v1/graphql/ -H 'Content-Type: application/json' \\
+  TOKEN=\$(curl -sS $API_URL/v1/graphql/ -H 'Content-Type: application/json' \\
     -d '{"query":"mutation(\$k:String!){obtainKrakenToken(input:{APIKey:\$k}){token}}","variables":{"k":"${API_KEY:-<API key>}"}}' \\
     | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.obtainKrakenToken.token')
-  curl -sS -X POST http://$HOST:$PORT/v2/data-import/accounts/ -H "Authorization: Token \$TOKEN" \\
+  curl -sS -X POST $API_URL/v2/data-import/accounts/ -H "Authorization: Token \$TOKEN" \\
     -H 'Content-Type: application/json' --data @$ROOT/examples/account-dual-fuel.json
-  curl -sS http://$HOST:$PORT/v2/data-import/accounts/DEMO_ENERGY/LEGACY-100045/ -H "Authorization: Token \$TOKEN"
+  curl -sS $API_URL/v2/data-import/accounts/DEMO_ENERGY/LEGACY-100045/ -H "Authorization: Token \$TOKEN"
 
   Builds (docs/deploys.md, "Under npm run up"):
 $(printf '%s\n' "$BUILDS_INFO" | sed 's/^/  /')

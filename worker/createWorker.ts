@@ -13,6 +13,8 @@ import { createMaintenanceActivities } from '../maintenance/activities';
 export interface ActivityDeps extends Omit<ImportActivityDeps, 'now'> {
   /** The mail relay and templates of customer e-mails (emails/mailer.ts builds them from the config). */
   mail?: EmailActivityDeps['mail'];
+  /** The worker's watchdog's view of PostgreSQL: the e-mail delivery heartbeats only while it holds. */
+  reachesDatabase?: EmailActivityDeps['reachesDatabase'];
 }
 
 /** Every activity the worker registers: the import steps, those of the other workflows, the customer e-mails. */
@@ -27,7 +29,7 @@ export function createWorkerActivities(d: ActivityDeps) {
     ...createActivities({ db: d.db, validator: d.validator, subjectPrefix: d.subjectPrefix, log: d.log, metrics: d.metrics, payloadBudget: d.payloadBudget }),
     ...createRegistrationActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log }),
     ...createMaintenanceActivities({ db: d.db, log: d.log, metrics: d.metrics }),
-    ...createEmailActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log, mail: d.mail }),
+    ...createEmailActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log, mail: d.mail, reachesDatabase: d.reachesDatabase }),
   };
 }
 

@@ -35,6 +35,8 @@ export async function createImportWorker(o: {
   referenceData: ReferenceDataCache;
   connection: NativeConnection;
   maxConcurrentWorkflowTasks: number;
+  /** The watchdog's view of PostgreSQL (worker/main.ts); the API's eager-start worker has none. */
+  reachesDatabase?: () => boolean;
 }): Promise<ImportWorker> {
   const { config } = o;
   const build = currentBuild();
@@ -57,6 +59,7 @@ export async function createImportWorker(o: {
       metrics: o.metrics,
       mail,
       payloadBudget: new PayloadBudget(config.worker.payloadBudgetBytes),
+      reachesDatabase: o.reachesDatabase,
     }),
     maxConcurrentActivities: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTasks: o.maxConcurrentWorkflowTasks,

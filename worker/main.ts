@@ -55,25 +55,10 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   }
 
   const db = createDb(config.database.url, config.database.poolMax);
-  const nc = await connectNats(config.nats.url, 'data-import-worker', log);
+  const nc = await connectNats(config.nats, 'data-import-worker', log);
   await ensureStream(nc, { ...config.nats, subjectPrefix: config.nats.subjectPrefix });
   const referenceData = new ReferenceDataCache(db);
   await referenceData.start();
-
-  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
-  const { worker, version, close: closeWorker } = await createImportWorker({ config, log, metrics, db, referenceData, connection, maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks });
-
-  const relay = new OutboxRelay({
-    db,
-    databaseUrl: config.database.url,
-    nc,
-    log: log.child({ part: 'relay' }),
-    metrics,
-    batchSize: config.relay.batchSize,
-    pollIntervalMs: config.relay.pollIntervalMs,
-    leaderLeaseMs: config.relay.leaderLeaseMs,
-  });
-  relay.start();
 
   // A worker that cannot reach PostgreSQL while Temporal still gives it work leaves, so that its
   // imports go to workers that can (db/watchdog.ts); its supervisor starts it again.
@@ -87,6 +72,30 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
     },
   });
   watchdog.start();
+
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
+  const { worker, version, close: closeWorker } = await createImportWorker({
+    config,
+    log,
+    metrics,
+    db,
+    referenceData,
+    connection,
+    maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks,
+    reachesDatabase: () => watchdog.seemsReachable(),
+  });
+
+  const relay = new OutboxRelay({
+    db,
+    databaseUrl: config.database.url,
+    nc,
+    log: log.child({ part: 'relay' }),
+    metrics,
+    batchSize: config.relay.batchSize,
+    pollIntervalMs: config.relay.pollIntervalMs,
+    leaderLeaseMs: config.relay.leaderLeaseMs,
+  });
+  relay.start();
 
   const { client, connection: clientConnection } = await connectTemporal(config.temporal);
   const sweeper = new UnstartedRunSweeper({ db, temporal: client, taskQueue: config.temporal.taskQueue, log });

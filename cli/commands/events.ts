@@ -4,7 +4,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { CATALOGUE, type CatalogueEntry } from '../../events/catalogue';
 import type { EventEnvelope } from '../../events/envelope';
 import { HEADER_MSG_ID } from '../../events/envelope';
-import { connectNats, isJetStreamApiError, JS_API_CODES, type NatsConnection } from '../../events/nats';
+import { connectNats, isJetStreamApiError, JS_API_CODES, type NatsConnection, type NatsLink } from '../../events/nats';
 import { subjectFor } from '../../events/subjects';
 import { CliError } from '../errors';
 import { cliConfig, print, printErr } from '../context';
@@ -85,18 +85,19 @@ interface TailOptions {
   count?: number;
 }
 
-async function openNats(url: string): Promise<NatsConnection> {
+async function openNats(link: NatsLink): Promise<NatsConnection> {
   try {
-    return await connectNats(url, 'data-import-cli events tail');
+    return await connectNats(link, 'data-import-cli events tail');
   } catch (err) {
-    throw new CliError(`cannot reach NATS at ${url}: ${err instanceof Error ? err.message : String(err)}`);
+    // The servers without the credentials NATS_URL may carry.
+    throw new CliError(`cannot reach NATS at ${link.servers.join(',')}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
 async function tail(o: TailOptions): Promise<void> {
   const config = cliConfig();
   const filter = o.subject ?? `${config.nats.subjectPrefix}.>`;
-  const nc = await openNats(config.nats.url);
+  const nc = await openNats(config.nats);
   let messages: ConsumerMessages | undefined;
   // Ctrl-C ends the iteration below, so the finally block closes the connection cleanly.
   const stopOnSignal = () => void messages?.stop();
@@ -107,9 +108,9 @@ async function tail(o: TailOptions): Promise<void> {
       consumer = await jetstream(nc).consumers.get(config.nats.stream, consumerOptions(filter, o.since));
     } catch (err) {
       if (isJetStreamApiError(err, JS_API_CODES.streamNotFound)) {
-        throw new CliError(`no stream ${config.nats.stream} at ${config.nats.url}: the service creates it when it starts (npm run up); check EVENTS_STREAM`);
+        throw new CliError(`no stream ${config.nats.stream} at ${config.nats.servers.join(',')}: the service creates it when it starts (npm run up); check EVENTS_STREAM`);
       }
-      throw new CliError(`cannot read stream ${config.nats.stream} at ${config.nats.url}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new CliError(`cannot read stream ${config.nats.stream} at ${config.nats.servers.join(',')}: ${err instanceof Error ? err.message : String(err)}`);
     }
     messages = await consumer.consume();
     process.once('SIGINT', stopOnSignal);

@@ -23,6 +23,14 @@ export interface EmailActivityDeps {
   /** The relay and the templates; a worker without them fails delivery with a stable code. */
   mail?: Mailer;
   now?: () => Date;
+  /**
+   * Whether this worker still reaches PostgreSQL (the worker's watchdog, db/watchdog.ts). The
+   * delivery heartbeats only while it does: a worker cut off from PostgreSQL (but not from
+   * Temporal) stops claiming its e-mail activities at once, so Temporal hands them to another
+   * worker after the heartbeat timeout (20 s), instead of after the worker has left
+   * (WORKER_DB_UNREACHABLE_EXIT_MS) plus that timeout. Unset: always.
+   */
+  reachesDatabase?: () => boolean;
 }
 
 /** The PROCESSED row of this run, locked, with its account's e-mails by state read by the same statement. */
@@ -107,14 +115,18 @@ export function createEmailActivities(deps: EmailActivityDeps) {
       if (!deps.mail) {
         throw ApplicationFailure.create({ type: EMAIL_FAILURE.relayNotConfigured, message: 'This worker has no mail relay configured.', nonRetryable: true });
       }
-      const p = await getProcessById(db, ref.importProcessId);
-      if (!p?.krakenIdentifier) throw new Error('customer e-mail delivery found no account number');
       const ctx = Context.current();
+      const heartbeat = () => (deps.reachesDatabase?.() === false ? undefined : ctx.heartbeat());
+      // Alive from the first moment, whatever it waits for: a connection of the worker's pool (its
+      // other activities may hold all of them, each across an SMTP conversation), a lock, a slot.
+      // Without it, an attempt waiting for a pool connection sent no heartbeat and Temporal timed
+      // it out (20 s) and started another behind the same pool.
+      heartbeat();
+      const beating = setInterval(heartbeat, 2000);
       try {
-        const r = await deliverAccountEmails(
-          { db, subjectPrefix: deps.subjectPrefix, log, now, ...deps.mail, heartbeat: () => ctx.heartbeat(), sleep: (ms) => ctx.sleep(ms) },
-          p.krakenIdentifier,
-        );
+        const p = await getProcessById(db, ref.importProcessId);
+        if (!p?.krakenIdentifier) throw new Error('customer e-mail delivery found no account number');
+        const r = await deliverAccountEmails({ db, subjectPrefix: deps.subjectPrefix, log, now, ...deps.mail, heartbeat, sleep: (ms) => ctx.sleep(ms) }, p.krakenIdentifier);
         if (r.deferred > 0) {
           throw ApplicationFailure.create({
             type: EMAIL_FAILURE.temporary,
@@ -128,6 +140,8 @@ export function createEmailActivities(deps: EmailActivityDeps) {
           throw ApplicationFailure.create({ type: EMAIL_FAILURE.senderNotConfigured, message: err.message, nonRetryable: true });
         }
         throw err;
+      } finally {
+        clearInterval(beating);
       }
     },
 

@@ -248,6 +248,8 @@ ensure_mail_sink() { # data_dir smtp_port web_port
     return
   fi
   SMTP_URL="smtp://127.0.0.1:$2"
+  # The local sink speaks plain SMTP on loopback: the one place plain SMTP is allowed (SMTP_REQUIRE_TLS).
+  SMTP_REQUIRE_TLS=false
   MAIL_INBOX_URL="http://127.0.0.1:$3"
   if port_open 127.0.0.1 "$2"; then
     say "SMTP: a mail sink already answers on 127.0.0.1:$2 (inbox $MAIL_INBOX_URL)"

@@ -25,7 +25,7 @@ async function main(): Promise<number> {
   const report = JSON.parse(fs.readFileSync(o.report, 'utf8')) as { accounts: { external_account_number: string; final_status: string }[] };
   const exts = report.accounts.map((a) => a.external_account_number);
   const db = createDb(config.database.url, 4);
-  const nc = await connectNats(config.nats.url, 'faults-check');
+  const nc = await connectNats(config.nats, 'faults-check');
   const connection = await Connection.connect({ address: config.temporal.address });
   try {
     const temporal = new Client({ connection, namespace: config.temporal.namespace });

@@ -14,15 +14,20 @@ export const SUBNET_PREFIX = '10.213.7';
 export const GATEWAY = `${SUBNET_PREFIX}.1`;
 
 export interface Host {
-  /** Short name: pg, temporal, nats1…3, worker1…2, api1…2, lb, smtp. */
+  /** Short name: pg1, pg2, dcs, temporal, nats1…3, worker1…2, api1…2, lb, smtp, intruder. */
   name: string;
   ns: string;
   ip: string;
 }
 
 export const HOSTS = {
-  pg: 10,
+  /** PostgreSQL with Patroni and an etcd member: the primary at start (docs/scaling.md, "PostgreSQL on two hosts"). */
+  pg1: 10,
   temporal: 11,
+  /** PostgreSQL with Patroni and an etcd member: the synchronous standby at start. */
+  pg2: 12,
+  /** The third etcd member: the DCS keeps its quorum when one PostgreSQL host is lost. */
+  dcs: 13,
   nats1: 21,
   nats2: 22,
   nats3: 23,
@@ -32,6 +37,8 @@ export const HOSTS = {
   api2: 42,
   lb: 50,
   smtp: 60,
+  /** A host of the subnet that holds no credential of the deployment (test/hosts/intruder.ts). */
+  intruder: 99,
 } as const;
 export type HostName = keyof typeof HOSTS;
 

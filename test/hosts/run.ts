@@ -31,7 +31,7 @@
  * and passes the binaries in HOSTS_* variables. Everything it creates is removed at the end, on a
  * failure and on Ctrl-C.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,13 +42,14 @@ import type { Knex } from 'knex';
 import { createDb } from '../../db/knex';
 import { connectNats, ensureStream, type NatsConnection } from '../../events/nats';
 import { checkBook, waitForClosed, waitForQuiet } from '../faults/invariants';
+import type { Attempt } from './intruder';
 import { createHosts, cutLink, cutPeer, freeze, heal, host, Host, HostName, killAll, teardown, thaw } from './net';
-import { DIST, NATS_NODES, PORTS, ROOT, sleep, Stack, startStack, stopSupervising } from './stack';
+import { DIST, httpsStatus, killRootServices, NATS_NODES, PG_NODES, PORTS, ROOT, sleep, Stack, startStack, stopSupervising } from './stack';
 
-const SCENARIOS = ['leader-cut', 'worker-pg-cut', 'worker-temporal-cut', 'worker-nats-cut', 'worker-freeze', 'api-cut', 'nats-kill', 'nats-partition', 'nats-cut', 'pg-cut'] as const;
+const SCENARIOS = ['leader-cut', 'worker-pg-cut', 'worker-temporal-cut', 'worker-nats-cut', 'worker-freeze', 'api-cut', 'nats-kill', 'nats-partition', 'nats-cut', 'pg-cut', 'pg-primary-kill', 'pg-primary-cut', 'pg-standby-kill'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** The short form (npm test, CI): the power-loss case and the zombie, a few minutes. */
-const SHORT: { scenarios: Scenario[]; accounts: number; cut: number; freeze: number } = { scenarios: ['leader-cut', 'worker-freeze'], accounts: 100, cut: 45, freeze: 45 };
+const SHORT: { scenarios: Scenario[]; accounts: number; cut: number; freeze: number } = { scenarios: ['leader-cut', 'worker-freeze', 'pg-primary-kill'], accounts: 100, cut: 45, freeze: 45 };
 /** Each scenario's prefix of the book's account numbers. */
 const PREFIX: Record<Scenario, string> = {
   'leader-cut': 'LC',
@@ -61,6 +62,9 @@ const PREFIX: Record<Scenario, string> = {
   'nats-partition': 'NP',
   'nats-cut': 'NC',
   'pg-cut': 'PC',
+  'pg-primary-kill': 'PK',
+  'pg-primary-cut': 'PP',
+  'pg-standby-kill': 'PS',
 };
 const SUPPLIER = 'DEMO_ENERGY';
 const STREAM = 'EVENTS';
@@ -77,6 +81,7 @@ interface Options {
   freeze: number;
   apiCut: number;
   pgCut: number;
+  pgOutage: number;
   natsOutage: number;
   natsCut: number;
   short: boolean;
@@ -91,6 +96,8 @@ interface Result {
   at: number | null;
   eventsMs: number | null;
   importsMs: number | null;
+  /** PostgreSQL failovers: from the fault until the standby answered as the primary. */
+  failoverMs: number | null;
   openAtFault: number;
   migrateSeconds: number;
   emails: string;
@@ -99,6 +106,35 @@ interface Result {
 }
 
 const say = (line: string) => process.stderr.write(`[hosts] ${line}\n`);
+
+/**
+ * The intruder check (issue 39): a host of the subnet without any credential of the deployment
+ * (test/hosts/intruder.ts, run inside dih-intruder) tries PostgreSQL, NATS, Temporal, SMTP and the
+ * API; every attempt must be refused. Returns its lines and the attempts that got in.
+ */
+async function checkIntruder(stack: Stack): Promise<{ lines: string[]; problems: string[] }> {
+  const child = spawn('ip', ['netns', 'exec', host('intruder').ns, process.execPath, '--import', 'tsx', path.join(__dirname, 'intruder.ts'), JSON.stringify(stack.intruderTargets)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += String(d)));
+  child.stderr.on('data', (d) => (err += String(d)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  const last = out.trim().split('\n').pop() ?? '';
+  let attempts: Attempt[];
+  try {
+    attempts = (JSON.parse(last) as { attempts: Attempt[] }).attempts;
+  } catch {
+    return { lines: err.trim().split('\n'), problems: [`the intruder check did not finish (exit ${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`] };
+  }
+  const lines = attempts.map((a) => `intruder: ${a.entered ? 'ENTERED' : 'refused'}  ${a.link}: ${a.request} -> ${a.answer}`);
+  const problems = attempts.filter((a) => a.entered).map((a) => `a host without credentials entered ${a.link}: ${a.request} -> ${a.answer}`);
+  for (const link of ['PostgreSQL', 'NATS', 'Temporal', 'SMTP', 'API'] as const) {
+    if (!attempts.some((a) => a.link === link)) problems.push(`the intruder check tried nothing on ${link}`);
+  }
+  return { lines, problems };
+}
 
 function int(min: number, max: number) {
   return (v: string) => {
@@ -140,10 +176,43 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, logFile: string): Promis
 function removeAll(): void {
   stopSupervising();
   for (const c of cliChildren) c.kill('SIGKILL');
+  killRootServices();
   teardown();
 }
 
 const fmt = (ms: number | null) => (ms === null ? '—' : (ms / 1000).toFixed(1));
+
+/** A NATS node's /connz, read on the node's own loopback (monitoring is not open to the subnet); null when it does not answer. */
+function natsConnz(h: Host): { connections?: { ip: string }[] } | null {
+  const r = spawnSync('ip', ['netns', 'exec', h.ns, 'curl', '-fsS', '--max-time', '2', `http://127.0.0.1:${PORTS.natsMonitor}/connz`], { encoding: 'utf8', timeout: 5000 });
+  try {
+    return r.status === 0 ? (JSON.parse(r.stdout) as { connections?: { ip: string }[] }) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The PostgreSQL node Patroni names the primary (its /primary answers 200), if any. */
+async function pgPrimary(stack: Stack): Promise<Host | null> {
+  for (const h of PG_NODES.map(host)) if ((await httpsStatus(`https://${h.ip}:${PORTS.patroni}/primary`, stack.pki.ca)) === 200) return h;
+  return null;
+}
+
+/** Whether a node's PostgreSQL is in recovery (a standby: it takes no write), asked on its own socket. */
+async function pgIsStandby(stack: Stack, h: Host): Promise<string> {
+  const r = spawnSync('setpriv', [`--reuid=${stack.pgUser}`, `--regid=${stack.pgUser}`, '--init-groups', 'psql', '-h', path.join(stack.work, h.name), '-p', String(PORTS.pg), '-U', 'postgres', '-d', 'postgres', '-Atc', 'SELECT pg_is_in_recovery()'], { encoding: 'utf8', timeout: 10_000 });
+  return r.status === 0 ? (r.stdout.trim() === 't' ? 'yes' : 'NO (it takes writes)') : `? (${(r.stderr || '').trim().slice(0, 80)})`;
+}
+
+/** The sessions on the server of a host's address that began before `since`, by application_name. */
+async function sessionsOpenSince(db: Knex, h: Host, since: number): Promise<{ app: string; n: number }[]> {
+  const r = await db.raw(
+    `SELECT coalesce(application_name, '') AS app, count(*)::int AS n FROM pg_stat_activity
+      WHERE client_addr = ?::inet AND backend_start < to_timestamp(? / 1000.0) GROUP BY 1 ORDER BY 1`,
+    [h.ip, since],
+  );
+  return r.rows as { app: string; n: number }[];
+}
 
 /** The host whose session holds the relay's leader lock (pg_stat_activity.client_addr), if any. */
 async function leaderIp(db: Knex): Promise<string | null> {
@@ -270,6 +339,14 @@ interface Fault {
   measureFromHeal?: boolean;
   /** A line of its own for the scenario's note, after the heal (e.g. a NATS node's rejoin). */
   after?(): Promise<string>;
+  /** The time from the fault until the standby answered as the primary (PostgreSQL failovers). */
+  failover?(): Promise<number | null>;
+  /**
+   * A host cut off from PostgreSQL for longer than the server's keepalives of the service's sessions
+   * (~25 s): every session it had open at the fault must be gone from the server by the heal (a
+   * session whose client is gone holds a connection slot until the server ends it: issue 38).
+   */
+  sessionsGoneBy?: Host;
 }
 
 const WORKERS: HostName[] = ['worker1', 'worker2'];
@@ -296,8 +373,8 @@ async function planFault(scenario: Scenario, c: { db: Knex; probes: NatsConnecti
     case 'worker-freeze': {
       const victim = await leaderWorker(db);
       if (typeof victim === 'string') return victim;
-      if (scenario === 'leader-cut') return cutFor(victim, '(relay leader) cut off from everything', o.cut);
-      if (scenario === 'worker-pg-cut') return cutFor(victim, '(relay leader) cut off from PostgreSQL only', o.cut, [host('pg')]);
+      if (scenario === 'leader-cut') return { ...cutFor(victim, '(relay leader) cut off from everything', o.cut), sessionsGoneBy: victim };
+      if (scenario === 'worker-pg-cut') return { ...cutFor(victim, '(relay leader) cut off from PostgreSQL only', o.cut, PG_NODES.map(host)), sessionsGoneBy: victim };
       if (scenario === 'worker-nats-cut') return cutFor(victim, '(relay leader) cut off from the three NATS nodes only', o.cut, NATS_NODES.map(host));
       return { label: `${victim.name} (relay leader) frozen (SIGSTOP) for ${o.freeze} s`, durationMs: o.freeze * 1000, apply: () => void freeze(victim), heal: () => void thaw(victim) };
     }
@@ -310,7 +387,80 @@ async function planFault(scenario: Scenario, c: { db: Knex; probes: NatsConnecti
       return cutFor(victim, 'cut off from everything (mid-request: the migrate client sends all the time)', o.apiCut);
     }
     case 'pg-cut':
-      return { ...cutFor(host('pg'), 'unreachable (cut off from everything)', o.pgCut), measureFromHeal: true };
+      // Both PostgreSQL hosts cut off: no primary for anyone.
+      return {
+        label: `pg1 and pg2 unreachable (cut off from everything) for ${o.pgCut} s`,
+        durationMs: o.pgCut * 1000,
+        apply: () => PG_NODES.map(host).forEach(cutLink),
+        heal: () => PG_NODES.map(host).forEach(heal),
+        measureFromHeal: true,
+      };
+    case 'pg-primary-kill':
+    case 'pg-primary-cut':
+    case 'pg-standby-kill': {
+      const primary = await pgPrimary(c.stack);
+      if (!primary) return 'no PostgreSQL node answers as the primary (Patroni /primary)';
+      const standby = host(PG_NODES.find((n) => n !== primary.name)!);
+      const failover = { from: primary, to: standby, ms: null as number | null };
+      const watchFailover = async (since: number, limitMs: number) => {
+        while (Date.now() - since < limitMs) {
+          if ((await httpsStatus(`https://${standby.ip}:${PORTS.patroni}/primary`, c.stack.pki.ca, 1000)) === 200) return Date.now() - since;
+          await sleep(250);
+        }
+        return null;
+      };
+      const rejoin = async (who: Host) => {
+        const t0 = Date.now();
+        for (;;) {
+          if ((await httpsStatus(`https://${who.ip}:${PORTS.patroni}/sync`, c.stack.pki.ca, 1000)) === 200) return Date.now() - t0;
+          if (Date.now() - t0 > 180_000) return null;
+          await sleep(500);
+        }
+      };
+      const restartHost = async (who: Host) => {
+        for (const svc of [`etcd-${who.name}`, `patroni-${who.name}`]) {
+          await c.stack.services.get(svc)!.exited();
+          c.stack.restart(svc);
+        }
+      };
+      let rejoined: number | null = null;
+      let since = 0;
+      let watching: Promise<number | null> = Promise.resolve(null);
+      if (scenario === 'pg-standby-kill') {
+        return {
+          label: `${standby.name} (the synchronous standby) killed (every process of its host), down ${o.pgOutage} s`,
+          durationMs: o.pgOutage * 1000,
+          apply: () => void killAll(standby),
+          heal: async () => {
+            await restartHost(standby);
+            rejoined = await rejoin(standby);
+          },
+          after: async () => `; ${primary.name} stayed the primary (${(await httpsStatus(`https://${primary.ip}:${PORTS.patroni}/primary`, c.stack.pki.ca)) === 200 ? 'yes' : 'NO'}); ${standby.name} back as the synchronous standby ${rejoined === null ? 'not within 180 s' : `${fmt(rejoined)} s after its restart`}`,
+        };
+      }
+      const kill = scenario === 'pg-primary-kill';
+      return {
+        label: kill ? `${primary.name} (the primary) killed (every process of its host: PostgreSQL, Patroni, etcd), down ${o.pgOutage} s` : `${primary.name} (the primary) cut off from everything for ${o.pgCut} s`,
+        durationMs: (kill ? o.pgOutage : o.pgCut) * 1000,
+        apply: () => {
+          if (kill) killAll(primary);
+          else cutLink(primary);
+          since = Date.now();
+          watching = watchFailover(since, 120_000).then((ms) => (failover.ms = ms));
+        },
+        heal: async () => {
+          if (kill) await restartHost(primary);
+          else heal(primary);
+          // The old primary must come back as a standby (fenced: it never takes a write again).
+          rejoined = await rejoin(primary);
+        },
+        failover: () => watching,
+        after: async () => {
+          const fenced = await pgIsStandby(c.stack, primary);
+          return `; ${standby.name} promoted ${failover.ms === null ? 'not within 120 s' : `${fmt(failover.ms)} s after the fault`}; ${primary.name} back as the synchronous standby ${rejoined === null ? 'not within 180 s' : `${fmt(rejoined)} s after the heal`}, in recovery: ${fenced}`;
+        },
+      };
+    }
     case 'nats-partition': {
       const leader = await streamLeader(c.probes);
       if (!leader || !NATS_NODES.includes(leader as HostName)) return `the events stream has no leader among ${NATS_NODES.join(', ')} (${leader ?? 'none'})`;
@@ -326,7 +476,8 @@ async function planFault(scenario: Scenario, c: { db: Knex; probes: NatsConnecti
       const relayIp = await leaderIp(db);
       let victim: Host | undefined;
       for (const h of NATS_NODES.map(host)) {
-        const connz = (await fetch(`http://${h.ip}:${PORTS.natsMonitor}/connz`, { signal: AbortSignal.timeout(2000) }).then((x) => x.json(), () => null)) as { connections?: { ip: string }[] } | null;
+        // Monitoring listens on the node's loopback only: read inside its namespace.
+        const connz = natsConnz(h);
         if (connz?.connections?.some((x) => x.ip === relayIp)) victim = h;
       }
       if (!victim) return `no NATS node has a connection of the relay leader (${relayIp ?? 'none'})`;
@@ -387,7 +538,7 @@ async function checkEmails(db: Knex, stack: Stack, prefix: string, problems: str
     if (!rows.some((r) => r.status === 'QUEUED') || Date.now() > deadline) break;
     await sleep(500);
   }
-  const received = (await (await fetch(stack.smtpMessagesUrl, { signal: AbortSignal.timeout(10_000) })).json()) as { messageId: string }[];
+  const received = (await (await fetch(stack.smtpMessagesUrl, { headers: { authorization: `Bearer ${stack.smtpMessagesToken}` }, signal: AbortSignal.timeout(10_000) })).json()) as { messageId: string }[];
   const counts = new Map<string, number>();
   for (const m of received) counts.set(m.messageId, (counts.get(m.messageId) ?? 0) + 1);
   const sent = rows.filter((r) => r.status === 'SENT');
@@ -419,12 +570,13 @@ async function main(): Promise<number> {
             return s as Scenario;
           }),
         )
-        .default([...SCENARIOS], 'all ten'),
+        .default([...SCENARIOS], 'all thirteen'),
     )
     .option('--cut <seconds>', 'how long a worker host stays cut off (leader-cut, worker-pg-cut, worker-temporal-cut, worker-nats-cut)', int(1, 3600), 75)
     .option('--freeze <seconds>', 'how long the worker host stays frozen in worker-freeze', int(1, 3600), 75)
     .option('--api-cut <seconds>', 'how long the API host stays cut off in api-cut', int(1, 3600), 30)
-    .option('--pg-cut <seconds>', 'how long the PostgreSQL host stays unreachable in pg-cut', int(1, 3600), 30)
+    .option('--pg-cut <seconds>', 'how long the PostgreSQL hosts stay unreachable in pg-cut, and the primary cut off in pg-primary-cut', int(1, 3600), 30)
+    .option('--pg-outage <seconds>', 'how long the killed PostgreSQL host stays down in pg-primary-kill and pg-standby-kill', int(1, 3600), 30)
     .option('--nats-outage <seconds>', 'how long the killed NATS node stays down in nats-kill', int(1, 3600), 20)
     .option('--nats-cut <seconds>', 'how long the NATS node stays cut off in nats-cut and nats-partition', int(1, 3600), 60)
     .option('--short', `the short form npm test runs: ${SHORT.scenarios.join(',')}, ${SHORT.accounts} accounts, --cut ${SHORT.cut} --freeze ${SHORT.freeze} (options given too win)`, false)
@@ -460,17 +612,20 @@ async function main(): Promise<number> {
   fs.rmSync(WORK, { recursive: true, force: true });
   fs.mkdirSync(WORK, { recursive: true });
   const results: Result[] = [];
+  /** What the intruder check found open (null: not run). */
+  let intruderProblems: string[] | null = null;
   let failedLogs: string | null = null;
   try {
     createHosts();
-    say('hosts: pg, temporal, nats1-3, worker1-2, api1-2, lb (HAProxy), smtp on 10.213.7.0/24 (bridge dih-br)');
+    say('hosts: pg1, pg2, dcs, temporal, nats1-3, worker1-2, api1-2, lb (HAProxy), smtp, intruder on 10.213.7.0/24 (bridge dih-br)');
     const stack = await startStack(WORK, say);
     const env = stack.env;
     const db = createDb(stack.databaseUrl, 4);
-    const nc = await connectNats(stack.natsUrl, 'hosts-checker');
+    // The checks' own user (an auditor's: reads every event) and Temporal client certificate.
+    const nc = await connectNats(stack.checker.nats, 'hosts-checker');
     // The stall figures' own view of the stream: one connection to each server.
-    const probes = await Promise.all(stack.natsUrl.split(',').map((u) => connectNats(u, 'hosts-probe')));
-    const connection = await Connection.connect({ address: stack.temporalAddress });
+    const probes = await Promise.all(stack.checker.nats.servers.map((server) => connectNats({ ...stack.checker.nats, servers: [server] }, 'hosts-probe')));
+    const connection = await Connection.connect(stack.checker.temporal);
     const temporal = new Client({ connection });
     try {
       // The stream at 3 replicas (the workers ensure it too): created once the cluster has its
@@ -488,6 +643,11 @@ async function main(): Promise<number> {
       const info = await (await jetstreamManager(nc)).streams.info(STREAM);
       say(`stream ${STREAM}: ${info.config.num_replicas} replicas, leader ${info.cluster?.leader}, replicas ${(info.cluster?.replicas ?? []).map((r) => r.name).join(', ')}`);
       // A worker that exited at start (the cluster was not ready) is started again by its supervisor.
+
+      const intrusion = await checkIntruder(stack);
+      intrusion.lines.forEach((l) => say(l));
+      intruderProblems = intrusion.problems;
+      say(`intruder: ${intrusion.problems.length === 0 ? 'every attempt refused' : `${intrusion.problems.length} attempt(s) got in`}`);
 
       for (const scenario of o.scenarios) {
         const prefix = `H${PREFIX[scenario]}${crypto.randomBytes(2).toString('hex')}-`;
@@ -507,7 +667,7 @@ async function main(): Promise<number> {
         const processed = async () =>
           Number((await db('import_processes').where({ status: 'PROCESSED' }).where('external_account_number', 'like', `${prefix}%`).count<{ n: string }[]>('* as n'))[0]!.n);
 
-        const r: Result = { scenario, accounts: exts.length, fault: '—', at: null, eventsMs: null, importsMs: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [] };
+        const r: Result = { scenario, accounts: exts.length, fault: '—', at: null, eventsMs: null, importsMs: null, failoverMs: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [] };
         let finalAtHeal: Map<string, string> | null = null;
         const injector = (async () => {
           // The moment: once 10-30 % of the book is PROCESSED, then up to 1.5 s more.
@@ -546,6 +706,14 @@ async function main(): Promise<number> {
           // the imports final at that moment are noted (a zombie must not write to them after it).
           const healed = (async () => {
             await sleep(fault.durationMs - (Date.now() - since));
+            if (fault.sessionsGoneBy) {
+              // Just before the heal: the sessions the cut host had open at the fault, still on the server.
+              const left = await sessionsOpenSince(db, fault.sessionsGoneBy, since).catch((err: unknown) => `could not be read (${String(err)})`);
+              const cutS = ((Date.now() - since) / 1000).toFixed(1);
+              if (typeof left === 'string') r.problems.push(`the cut host's sessions ${left}`);
+              else if (left.length > 0) r.problems.push(`${left.map((x) => `${x.n} ${x.app || '(no name)'}`).join(', ')} session(s) of ${fault.sessionsGoneBy.name} opened before the cut still open on the server ${cutS} s into it (their client is gone: each holds a connection slot)`);
+              r.notes.push(`${scenario}: sessions of ${fault.sessionsGoneBy.name} from before the cut still open on the server ${cutS} s into it: ${typeof left === 'string' ? '?' : left.reduce((a, x) => a + x.n, 0)}`);
+            }
             await fault.heal();
             finalAtHeal = await finalImports(db, prefix).catch(() => null);
             say(`${scenario}: healed after ${((Date.now() - since) / 1000).toFixed(1)} s`);
@@ -557,6 +725,8 @@ async function main(): Promise<number> {
           const stalls = await measureStalls({ db, probes, since: from, open, untilMs: Math.max(fault.measureFromHeal ? 0 : fault.durationMs, BOUND_IMPORTS_MS + 5000) });
           r.eventsMs = stalls.eventsMs;
           r.importsMs = stalls.importsMs;
+          r.failoverMs = fault.failover ? await fault.failover() : null;
+          if (fault.failover && r.failoverMs === null) r.problems.push('the standby was not promoted within 120 s');
           await healed;
           const newLeader = await leaderWatch;
           const restarts = [...restartsBefore].map(([n, k]) => [n, stack.services.get(n)!.restarts - k] as const).filter(([, k]) => k > 0);
@@ -622,9 +792,9 @@ async function main(): Promise<number> {
     }
   } catch (err) {
     say(`failed: ${err instanceof Error ? err.stack : String(err)}`);
-    results.push({ scenario: o.scenarios[results.length] ?? 'leader-cut', accounts: 0, fault: 'harness failure', at: null, eventsMs: null, importsMs: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [String(err)] });
+    results.push({ scenario: o.scenarios[results.length] ?? 'leader-cut', accounts: 0, fault: 'harness failure', at: null, eventsMs: null, importsMs: null, failoverMs: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [String(err)] });
   } finally {
-    if (results.some((r) => r.problems.length > 0)) {
+    if (results.some((r) => r.problems.length > 0) || (intruderProblems?.length ?? 0) > 0) {
       failedLogs = path.join(ROOT, 'data', 'hosts', 'last-failure');
       fs.rmSync(failedLogs, { recursive: true, force: true });
       fs.mkdirSync(path.dirname(failedLogs), { recursive: true });
@@ -636,18 +806,21 @@ async function main(): Promise<number> {
 
   const lines = [
     '',
-    `| scenario | accounts | fault | at (s) | open at fault | events resumed (s, ≤ ${BOUND_EVENTS_MS / 1000}) | imports resumed (s, ≤ ${BOUND_IMPORTS_MS / 1000}) | migrate (s) | problems |`,
-    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...results.map((r) => `| ${r.scenario} | ${r.accounts} | ${r.fault} | ${fmt(r.at)} | ${r.openAtFault} | ${fmt(r.eventsMs)} | ${fmt(r.importsMs)} | ${r.migrateSeconds.toFixed(1)} | ${r.problems.length} |`),
+    `| scenario | accounts | fault | at (s) | open at fault | failover (s) | events resumed (s, ≤ ${BOUND_EVENTS_MS / 1000}) | imports resumed (s, ≤ ${BOUND_IMPORTS_MS / 1000}) | migrate (s) | problems |`,
+    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...results.map((r) => `| ${r.scenario} | ${r.accounts} | ${r.fault} | ${fmt(r.at)} | ${r.openAtFault} | ${fmt(r.failoverMs)} | ${fmt(r.eventsMs)} | ${fmt(r.importsMs)} | ${r.migrateSeconds.toFixed(1)} | ${r.problems.length} |`),
     '',
     ...results.flatMap((r) => r.notes),
     '',
     `seed ${o.seed}`,
   ];
-  const failed = results.filter((r) => r.problems.length > 0);
-  lines.push(`hosts: ${results.length - failed.length} passed, ${failed.length} failed${failedLogs ? ` (logs in ${path.relative(ROOT, failedLogs)})` : ''}`);
+  if (intruderProblems) lines.splice(lines.length - 2, 0, `intruder (a subnet host without credentials): ${intruderProblems.length === 0 ? 'PostgreSQL, NATS, Temporal, SMTP and the API each refused every attempt' : intruderProblems.join('; ')}`, '');
+  // The intruder check counts as one more check beside the scenarios.
+  const failed = results.filter((r) => r.problems.length > 0).length + (intruderProblems?.length ? 1 : 0);
+  const passed = results.length + (intruderProblems ? 1 : 0) - failed;
+  lines.push(`hosts: ${passed} passed, ${failed} failed${failedLogs ? ` (logs in ${path.relative(ROOT, failedLogs)})` : ''}`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  return failed.length === 0 ? 0 : 1;
+  return failed === 0 ? 0 : 1;
 }
 
 main().then(

@@ -166,7 +166,7 @@ describe('customer e-mails on migration', () => {
       await updateSupplier(s.t.db, 'DEMO_ENERGY', { emailFromAddress: 'welcome@demo-energy.example' });
     }
 
-    const env = { APP_ENV: 'test', DATABASE_URL: s.t.url, SMTP_URL: sink.url, EVENTS_SUBJECT_PREFIX: s.subjectPrefix };
+    const env = { APP_ENV: 'test', DATABASE_URL: s.t.url, SMTP_URL: sink.url, SMTP_REQUIRE_TLS: 'false', EVENTS_SUBJECT_PREFIX: s.subjectPrefix };
     const listed = await runCli(['emails', 'list', '--supplier', 'DEMO_ENERGY', '--account', ext, '--json'], env);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).map((e: { status: string }) => e.status)).toEqual(['FAILED']);
@@ -224,7 +224,7 @@ describe('customer e-mails on migration', () => {
     const ext = s.ext('MAIL-CRASH');
     await s.stopWorker();
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/crashWorker.ts')], {
-      env: { ...process.env, DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, BUILD_ID: s.buildId, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: 'never', SMTP_URL: sink.url, EMAIL_TEMPLATES_DIR: templatesDir },
+      env: { ...process.env, DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, BUILD_ID: s.buildId, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: 'never', SMTP_URL: sink.url, SMTP_REQUIRE_TLS: 'false', EMAIL_TEMPLATES_DIR: templatesDir },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_c, signal) => resolve(signal)));

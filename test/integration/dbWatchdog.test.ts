@@ -51,6 +51,25 @@ describe('the PostgreSQL watchdog', () => {
     proxy.heal();
   });
 
+  it('says PostgreSQL no longer seems reachable two probes after it fell silent, long before it fires', async () => {
+    const fired: number[] = [];
+    const dog = new DatabaseWatchdog({ databaseUrl: url, unreachableMs: 8000, probeIntervalMs: 250, onUnreachable: () => fired.push(Date.now()) });
+    dogs.push(dog);
+    dog.start();
+    await sleep(1500);
+    expect(dog.seemsReachable()).toBe(true);
+    proxy.silence();
+    // Two probe intervals and a second after the last good probe (the e-mail delivery stops
+    // heartbeating then: imports/activities/customerEmails.ts), while the worker stays.
+    await sleep(2 * 250 + 1000 + 500);
+    expect(dog.seemsReachable()).toBe(false);
+    expect(fired).toEqual([]);
+    proxy.heal();
+    await sleep(1500);
+    expect(dog.seemsReachable()).toBe(true);
+    dog.stop();
+  });
+
   it('does nothing when turned off (0)', async () => {
     let fired = 0;
     const dog = new DatabaseWatchdog({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none', unreachableMs: 0, onUnreachable: () => fired++ });
@@ -58,5 +77,6 @@ describe('the PostgreSQL watchdog', () => {
     dog.start();
     await sleep(500);
     expect(fired).toBe(0);
+    expect(dog.seemsReachable()).toBe(true);
   });
 });

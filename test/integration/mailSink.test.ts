@@ -24,7 +24,7 @@ describe('the local mail sink (maildev)', () => {
   });
 
   it('receives the rendered welcome e-mail and lists it in its inbox API', async () => {
-    const mail = createMailer(loadConfig({ SMTP_URL: `smtp://127.0.0.1:${smtp}` }).email);
+    const mail = createMailer(loadConfig({ SMTP_URL: `smtp://127.0.0.1:${smtp}`, SMTP_REQUIRE_TLS: 'false' }).email);
     const m = mail.renderer.render('DEMO_ENERGY', 'migration_welcome', {
       supplier: { code: 'DEMO_ENERGY', name: 'Demo Energy', replyTo: 'help@demo-energy.example' },
       customer: { title: 'Ms', givenName: 'Aoife', familyName: 'B', fullName: 'Ms Aoife B', salutation: 'Dear Aoife' },

@@ -27,7 +27,7 @@ async function main() {
     validator: databaseValidator({ db, cache }),
     subjectPrefix: env.SUBJECT_PREFIX!,
     log: pino({ level: 'silent' }),
-    mail: createMailer(loadConfig({ SMTP_URL: env.SMTP_URL, EMAIL_TEMPLATES_DIR: env.EMAIL_TEMPLATES_DIR }).email),
+    mail: createMailer(loadConfig({ SMTP_URL: env.SMTP_URL, SMTP_REQUIRE_TLS: env.SMTP_REQUIRE_TLS, EMAIL_TEMPLATES_DIR: env.EMAIL_TEMPLATES_DIR }).email),
   });
   // The kill point is placed by wrapping the real activities, passed to the worker like
   // production's. CRASH_AT=never: an ordinary worker, for tests that kill it from outside.

@@ -88,10 +88,12 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; env?
     EVENTS_MAX_AGE_MS: String(60 * 60 * 1000),
     EVENTS_DUPLICATE_WINDOW_MS: String(10 * 60 * 1000),
     OUTBOX_POLL_INTERVAL_MS: '50',
+    // The tests' SMTP sinks listen on loopback without TLS (test/support/smtpSink.ts).
+    SMTP_REQUIRE_TLS: 'false',
     ...opts.env,
   });
   await createSupplier(t.db, 'DEMO_ENERGY', { status: 'Ongoing', marketParticipantId: 'DEMO' });
-  const nc = await connectNats(config.nats.url, `test-${id}`);
+  const nc = await connectNats(config.nats, `test-${id}`);
   await ensureStream(nc, config.nats);
   const connection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });

@@ -25,17 +25,23 @@ export async function readStream(nc: NatsConnection, stream: string, filter?: st
     const consumer = await js.consumers.get(stream, name);
     const pending = (await consumer.info()).num_pending;
     if (pending === 0) return out;
-    const iter = await consumer.fetch({ max_messages: pending, expires: 5000 });
-    for await (const m of iter) {
-      out.push({
-        subject: m.subject,
-        seq: m.seq,
-        msgId: m.headers?.get('Nats-Msg-Id'),
-        traceparent: m.headers?.get('traceparent') || undefined,
-        tracestate: m.headers?.get('tracestate') || undefined,
-        envelope: m.json<EventEnvelope>(),
-      });
-      if (out.length >= pending) break;
+    // In batches until all of them are read: one fetch of a large stream may expire before it has
+    // delivered everything on a loaded machine (the hosts harness read 12,000 events, saw part).
+    while (out.length < pending) {
+      const iter = await consumer.fetch({ max_messages: Math.min(pending - out.length, 2000), expires: 10_000 });
+      const before = out.length;
+      for await (const m of iter) {
+        out.push({
+          subject: m.subject,
+          seq: m.seq,
+          msgId: m.headers?.get('Nats-Msg-Id'),
+          traceparent: m.headers?.get('traceparent') || undefined,
+          tracestate: m.headers?.get('tracestate') || undefined,
+          envelope: m.json<EventEnvelope>(),
+        });
+        if (out.length >= pending) break;
+      }
+      if (out.length === before) throw new Error(`read ${out.length} of the ${pending} messages of stream ${stream}: no more arrived`);
     }
   } finally {
     await jsm.consumers.delete(stream, name).catch(() => undefined);
