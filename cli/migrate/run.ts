@@ -183,6 +183,12 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     { log },
   );
 
+  /** An account with validation errors: VALIDATION_FAILED, the errors of the answer in the report. */
+  const validationFailed = (rec: Extract<InputRecord, { kind: 'account' }>, body: unknown) => {
+    state.set(rec.external, rec.supplier, 'VALIDATION_FAILED', { errors: validationErrors(body) });
+    final('VALIDATION_FAILED');
+  };
+
   /** POST validate; true when valid. */
   const validate = async (rec: Extract<InputRecord, { kind: 'account' }>): Promise<boolean> => {
     const res = await api.validate(rec.account);
@@ -195,8 +201,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
       return true;
     }
     if (res.status === 400 && errorCode(res.body) === 'account_failed_validation') {
-      state.set(rec.external, rec.supplier, 'VALIDATION_FAILED', { errors: validationErrors(res.body) });
-      final('VALIDATION_FAILED');
+      validationFailed(rec, res.body);
     } else {
       fail(rec, errorCode(res.body) ?? `http_${res.status}`, errorDetail(res.body));
     }
@@ -227,11 +232,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
       final('STAGED');
       return;
     }
-    if (res.status === 400 && code === 'account_failed_validation') {
-      state.set(rec.external, rec.supplier, 'VALIDATION_FAILED', { errors: validationErrors(res.body) });
-      final('VALIDATION_FAILED');
-      return;
-    }
+    if (res.status === 400 && code === 'account_failed_validation') return validationFailed(rec, res.body);
     if (afterSubmit(rec, res, code)) return;
     fail(rec, code ?? `http_${res.status}`, errorDetail(res.body));
   };
@@ -241,12 +242,8 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     const res = await api.process(rec.supplier, rec.external, opts.dryRunTasks === true);
     requireAuth(res);
     const code = errorCode(res.body);
-    if (res.status === 400 && code === 'import_process_failed_validation') {
-      // The v1 answer lists the errors: the staged data no longer passes today's rules.
-      state.set(rec.external, rec.supplier, 'VALIDATION_FAILED', { errors: validationErrors(res.body) });
-      final('VALIDATION_FAILED');
-      return;
-    }
+    // The v1 answer lists the errors: the staged data no longer passes today's rules.
+    if (res.status === 400 && code === 'import_process_failed_validation') return validationFailed(rec, res.body);
     if (afterSubmit(rec, res, code)) return;
     // import_process_does_not_exist: never staged (run with --stage first).
     fail(rec, code ?? `http_${res.status}`, errorDetail(res.body));
