@@ -29,6 +29,15 @@ export interface OpenApiHelpers {
 
 const WARNINGS = { type: 'array', items: { $ref: '#/components/schemas/Issue' }, description: 'As v2 validate\'s: things worth knowing that do not stop the import.' };
 
+/** The answer of create-or-update and of process: the account's import, named, and the warnings of its validation. */
+const accountOfImport = (description: string) => ({
+  type: 'object',
+  description,
+  required: ['external_account_number', 'import_supplier_code', 'warnings'],
+  additionalProperties: false,
+  properties: { external_account_number: { type: 'string', maxLength: 128 }, import_supplier_code: { type: 'string', maxLength: 64 }, warnings: WARNINGS },
+});
+
 /**
  * Component schemas of the platform's operations (merged into components.schemas); `account` is
  * the Account's own component, which the validate-account answer extends with its warnings.
@@ -41,22 +50,11 @@ export function platformSchemas(account: Record<string, unknown>) {
       required: [...((account.required as string[] | undefined) ?? []), 'warnings'],
       properties: { ...(account.properties as Record<string, unknown>), warnings: WARNINGS },
     },
-    StagedAccount: {
-      type: 'object',
-      description: "The platform's CreateOrUpdateAccountImportProcess, with the warnings.",
-      required: ['external_account_number', 'import_supplier_code', 'warnings'],
-      additionalProperties: false,
-      properties: { external_account_number: { type: 'string', maxLength: 128 }, import_supplier_code: { type: 'string', maxLength: 64 }, warnings: WARNINGS },
-    },
+    StagedAccount: accountOfImport("The platform's CreateOrUpdateAccountImportProcess, with the warnings."),
     ProcessRequest: plain(ProcessRequestSchema),
-    ProcessStarted: {
-      type: 'object',
-      description:
-        "The platform's ProcessAccountImportProcessCreation as this service answers it: the import is scheduled (a durable workflow creates the account, as after a v2 create), so there is no account number yet; the transfer status gives it once COMPLETED.",
-      required: ['external_account_number', 'import_supplier_code', 'warnings'],
-      additionalProperties: false,
-      properties: { external_account_number: { type: 'string', maxLength: 128 }, import_supplier_code: { type: 'string', maxLength: 64 }, warnings: WARNINGS },
-    },
+    ProcessStarted: accountOfImport(
+      "The platform's ProcessAccountImportProcessCreation as this service answers it: the import is scheduled (a durable workflow creates the account, as after a v2 create), so there is no account number yet; the transfer status gives it once COMPLETED.",
+    ),
     AccountTransferStatus: {
       type: 'object',
       description: "The platform's AccountTransferStatus, with the meter points' registration statuses beside it.",

@@ -11,6 +11,8 @@ import { errorShape, v1AccountErrorBody } from '../../http/middleware/errorShape
 import { assertObject, jsonBody } from '../../http/middleware/jsonBody';
 import { canAccessSupplier } from '../../http/principal';
 import type { EagerStartPolicy } from '../../imports/startWorkflow';
+import type { ImportProcess } from '../../imports/store';
+import type { Issue } from '../../account/issues';
 import { importServiceDeps } from '../../imports/service';
 import { importProcessDoesNotExist, processStaged, stageAccount, validateBareAccount } from '../../imports/staging';
 import { callerValidator } from '../../suppliers/databaseValidator';
@@ -20,6 +22,9 @@ import { type ProcessRequestBody, ProcessRequestSchema } from './schemas';
 import { accountTransferStatus } from './transferStatus';
 
 const checkProcessBody = bodyChecker<ProcessRequestBody>(ProcessRequestSchema, () => undefined);
+
+/** The answer of create-or-update and of process (the OpenAPI document's StagedAccount, ProcessStarted). */
+const answerOf = (p: ImportProcess, warnings: Issue[]) => ({ external_account_number: p.externalAccountNumber, import_supplier_code: p.importSupplier, warnings });
 
 export interface AccountImportRouteDeps extends RouteDeps {
   db: Knex;
@@ -57,7 +62,7 @@ export function accountImportRouter(deps: AccountImportRouteDeps): Router {
     accountLogContext(ctx, ctx.request.body);
     const { created, warnings, process } = await stageAccount(deps.db, callerValidator(deps, ctx), ctx.request.body);
     ctx.status = created ? 201 : 200;
-    ctx.body = { external_account_number: process.externalAccountNumber, import_supplier_code: process.importSupplier, warnings };
+    ctx.body = answerOf(process, warnings);
   });
 
   r.post('/account-import-process/process/', ...body, async (ctx) => {
@@ -74,7 +79,7 @@ export function accountImportRouter(deps: AccountImportRouteDeps): Router {
     ctx.state.logContext = { ...ctx.state.logContext, workflowId: process.workflowId, run: process.run };
     // Scheduled, as a v2 create: the account number follows with the transfer status (COMPLETED).
     ctx.status = 201;
-    ctx.body = { external_account_number: process.externalAccountNumber, import_supplier_code: process.importSupplier, warnings };
+    ctx.body = answerOf(process, warnings);
   });
 
   r.get('/account-transfer-status/:supplier/:external/', async (ctx) => {
