@@ -11,6 +11,7 @@ import { docsRouter } from './routes/docs';
 import { registrationsRouter } from './routes/registrations';
 import { platformRouter } from '../platform/routes';
 import { topUpsRouter } from '../platform/topUps/routes';
+import { accountImportRouter } from '../platform/accountImport/routes';
 import { createTokenService } from '../auth/tokens';
 import { PayloadBudget } from '../lib/payloadBudget';
 
@@ -38,5 +39,6 @@ export function apiRouters(deps: AppDeps): Router[] {
     registrationsRouter(routed),
     platformRouter(routed),
     topUpsRouter(routed),
+    accountImportRouter(routed),
   ];
 }

@@ -85,6 +85,21 @@ function importProcessError(codes: ErrorCode[], withIssues: boolean) {
   };
 }
 
+/** The platform's NonFieldErrors with our `code` (one of `codes`) and, when there are issues, `errors`. */
+function nonFieldErrors(codes: ErrorCode[], description: string) {
+  return {
+    type: 'object',
+    description,
+    required: ['non_field_errors', 'code'],
+    additionalProperties: false,
+    properties: {
+      non_field_errors: { type: 'array', minItems: 1, items: { type: 'string' } },
+      code: { type: 'string', enum: codes },
+      errors: { type: 'array', minItems: 1, items: ref('Issue') },
+    },
+  };
+}
+
 function json(schema: unknown, description: string, headers?: Record<string, unknown>) {
   return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } };
 }
@@ -135,7 +150,7 @@ const IMPORT_PROCESS = {
   required: ['status', 'kraken_identifier', 'created_at', 'modified_at', 'latest_event', 'latest_error'],
   additionalProperties: false,
   properties: {
-    status: { type: 'string', enum: [...IMPORT_STATUSES] },
+    status: { type: 'string', enum: [...IMPORT_STATUSES], description: 'The states of the spec, and STAGED: stored and validated by the platform\'s v1 create-or-update, not yet processed (no run yet).' },
     kraken_identifier: { type: ['string', 'null'], description: 'Null until PROCESSED; then the platform account number.' },
     created_at: { type: 'string', format: 'date-time' },
     modified_at: { type: 'string', format: 'date-time' },
@@ -160,16 +175,24 @@ function responseSchemas() {
       additionalProperties: false,
       properties: { detail: { type: 'string', description: 'Human-readable; wording may change.' }, code: { type: 'string', enum: codesOf('parse_error', 'invalid') }, errors: NO_ISSUES },
     },
-    NonFieldErrors: {
+    NonFieldErrors: nonFieldErrors(
+      codesOf('validation_error', 'parse_error', 'invalid', 'import_supplier_migration_not_ongoing'),
+      "The platform's NonFieldErrors: `non_field_errors` lists one message per issue (`<attr>: <detail>`), or the error's detail; `code` is ours and stable; `errors` lists the issues when there are any.",
+    ),
+    V1AccountErrors: nonFieldErrors(
+      codesOf('account_failed_validation', 'import_process_failed_validation', 'import_process_does_not_exist', 'import_supplier_migration_not_ongoing', 'validation_error', 'parse_error', 'invalid'),
+      "The platform's DRFError, as the top-ups' NonFieldErrors: `non_field_errors` lists one message per issue (`<attr>: <detail>`), or the error's detail; `code` is ours and stable; `errors` lists the issues (codes of docs/spec/RULES.md) when there are any.",
+    ),
+    V1AlreadyImported: {
       type: 'object',
-      description:
-        "The platform's NonFieldErrors: `non_field_errors` lists one message per issue (`<attr>: <detail>`), or the error's detail; `code` is ours and stable; `errors` lists the issues when there are any.",
-      required: ['non_field_errors', 'code'],
+      description: "The platform's AccountAlreadyImportedResponse, with our `code`.",
+      required: ['external_account_number', 'kraken_account_number', 'non_field_errors', 'code'],
       additionalProperties: false,
       properties: {
+        external_account_number: { type: 'string', maxLength: 128 },
+        kraken_account_number: { type: 'string', description: 'The platform account number of the imported account.' },
         non_field_errors: { type: 'array', minItems: 1, items: { type: 'string' } },
-        code: { type: 'string', enum: codesOf('validation_error', 'parse_error', 'invalid', 'import_supplier_migration_not_ongoing') },
-        errors: { type: 'array', minItems: 1, items: ref('Issue') },
+        code: { type: 'string', enum: codesOf('account_import_process_already_imported') },
       },
     },
     AccountValidationFailed: {
@@ -324,7 +347,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   // The envelope's payload is validated as an Account (separately, to keep Account-relative attrs).
   const envelope = schemas.Envelope as { properties: Record<string, unknown> };
   envelope.properties.payload = ref('Account');
-  Object.assign(schemas, responseSchemas(), platformSchemas());
+  Object.assign(schemas, responseSchemas(), platformSchemas(schemas.Account as Record<string, unknown>));
 
   return {
     openapi: '3.1.0',

@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   account_failed_validation: 400,
   import_process_failed_validation: 400,
   account_import_process_already_imported: 400,
+  import_process_does_not_exist: 400,
   import_supplier_migration_not_ongoing: 400,
   validation_error: 400,
   not_authenticated: 401,
@@ -63,9 +64,15 @@ export class ImportProcessError extends HttpError {
   }
 }
 
-/** The spec's own shape for a second create of an imported account. */
+/**
+ * The spec's own shape for a second create of an imported account. The external account number
+ * is for the platform's v1 shape of the same refusal (http/middleware/errorShape.ts v1AccountErrorBody).
+ */
 export class AlreadyImportedError extends HttpError {
-  constructor(readonly accountId: string) {
+  constructor(
+    readonly accountId: string,
+    readonly externalAccountNumber = '',
+  ) {
     super('account_import_process_already_imported', 'This account has already been imported.');
   }
   override body() {

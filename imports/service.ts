@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
-import type { AccountValidator, Issue } from '../account/validator';
+import type { AccountValidator, Issue, ValidationOutcome } from '../account/validator';
 import { importWorkflowId } from './workflowId';
 import { startImportWorkflow, type EagerStartPolicy } from './startWorkflow';
 import { isUniqueViolation } from '../db/pgErrors';
-import { ACTIVE, findProcess, ImportProcess, insertFirstRun, type NewRun, setWorkflowRunId, upsertRun } from './store';
+import { findProcess, ImportProcess, insertFirstRun, isActive, type NewRun, setWorkflowRunId, upsertRun } from './store';
 import { AlreadyImportedError, AccountValidationError, ImportProcessError } from '../http/errors';
 
 export interface ImportServiceDeps {
@@ -15,6 +15,17 @@ export interface ImportServiceDeps {
   log: Logger;
   /** Eager start (API_EAGER_START): `temporal` is then the client over the hosted worker's connection. */
   eagerStart?: EagerStartPolicy;
+}
+
+/**
+ * The service's dependencies as a request handler has them (the wiring's, and the request's log):
+ * with eager start on, the client over the hosted worker's connection (api/eagerStart.ts).
+ */
+export function importServiceDeps(
+  d: { db: Knex; temporal: Client; config: { temporal: { taskQueue: string } }; eagerStart?: { client: Client; policy: EagerStartPolicy } },
+  log: Logger,
+): ImportServiceDeps {
+  return { db: d.db, temporal: d.eagerStart?.client ?? d.temporal, taskQueue: d.config.temporal.taskQueue, log, eagerStart: d.eagerStart?.policy };
 }
 
 /** validate: every issue of the payload, or its warnings. */
@@ -30,7 +41,8 @@ export async function validateAccount(validator: AccountValidator, body: unknown
  * lock: already PROCESSED → 400; a run under way → 409; else store the payload (claim check) as
  * a new PENDING run. Then start its workflow. A crash after the commit
  * and before the start is repaired by the worker's sweeper, which starts PENDING runs that have no
- * workflow.
+ * workflow. The platform's v1 process (imports/staging.ts) stores and starts its runs through the
+ * same steps (newRun, refuseBusy, storeUnderLock, startRun).
  */
 export async function createImport(deps: ImportServiceDeps, validator: AccountValidator, body: unknown): Promise<{ warnings: Issue[]; process: ImportProcess }> {
   const outcome = await validator.validate(body, { mode: 'create' });
@@ -46,14 +58,28 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
       'The account failed validation. Send it to POST /v2/data-import/accounts/validate/ for the full list of errors.',
     );
   }
-  const { account, taskParams, warnings } = outcome;
-  const supplier = account.import_supplier;
-  const external = account.external_account_number;
-  const now = new Date();
+  const run = newRun(outcome);
+  // An account sent for the first time (nearly every create of a migration): one INSERT, no
+  // transaction. Any other case is decided under the row's lock.
+  const process = await storeUnderLock(
+    deps.db,
+    run,
+    (trx, existing) => {
+      refuseBusy(existing);
+      return upsertRun(trx, existing, run);
+    },
+    () => insertFirstRun(deps.db, run),
+  );
+  await startRun(deps, process);
+  return { warnings: outcome.warnings, process };
+}
 
-  const run: NewRun = {
-    importSupplier: supplier,
-    externalAccountNumber: external,
+/** The new run (or staged data) of a validated account: its payload, task params, warnings and fingerprint. */
+export function newRun(outcome: Extract<ValidationOutcome, { ok: true }>): NewRun {
+  const { account, taskParams } = outcome;
+  return {
+    importSupplier: account.import_supplier,
+    externalAccountNumber: account.external_account_number,
     payload: account,
     taskParams: {
       is_dry_run: taskParams.isDryRun,
@@ -63,36 +89,53 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
     isDryRun: taskParams.isDryRun,
     scheduleWindowStart: taskParams.scheduleWindowStart,
     scheduleWindowEnd: taskParams.scheduleWindowEnd,
-    workflowId: importWorkflowId(supplier, external),
-    warnings,
+    workflowId: importWorkflowId(account.import_supplier, account.external_account_number),
+    warnings: outcome.warnings,
     validationFingerprint: outcome.fingerprint,
-    now,
+    now: new Date(),
   };
-  // An account sent for the first time (nearly every create of a migration): one INSERT, no
-  // transaction. Any other case is decided under the row's lock.
-  const txn = async (): Promise<ImportProcess> =>
-    deps.db.transaction(async (trx) => {
-      const existing = await findProcess(trx, supplier, external, { forUpdate: true });
-      if (existing?.status === 'PROCESSED') throw new AlreadyImportedError(existing.krakenIdentifier ?? '');
-      if (existing && (ACTIVE as readonly string[]).includes(existing.status)) {
-        throw new ImportProcessError(
-          'import_process_in_progress',
-          `An import of this account is already ${existing.status}; wait for it to finish (GET the import status) before sending it again.`,
-        );
-      }
-      return upsertRun(trx, existing, run);
-    });
+}
 
-  let process: ImportProcess;
-  try {
-    process = (await insertFirstRun(deps.db, run)) ?? (await txn());
-  } catch (err) {
-    // The row went (retention) after the INSERT found it, and another create inserted it again
-    // before the lock: read it again under the lock and answer like any later create.
-    if (!isUniqueViolation(err)) throw err;
-    process = await txn();
+/** What every write of an import's data refuses under the row's lock: an account already imported (400), a run under way (409). */
+export function refuseBusy(existing: ImportProcess | null): void {
+  refuseImported(existing);
+  if (existing && isActive(existing.status)) {
+    throw new ImportProcessError(
+      'import_process_in_progress',
+      `An import of this account is already ${existing.status}; wait for it to finish (GET the import status) before sending it again.`,
+    );
   }
+}
 
+/** 400 account_import_process_already_imported for an import whose account exists (PROCESSED). */
+export function refuseImported(existing: ImportProcess | null): void {
+  if (existing?.status === 'PROCESSED') throw new AlreadyImportedError(existing.krakenIdentifier ?? '', existing.externalAccountNumber);
+}
+
+/**
+ * Writes the import of `run`'s account: `first` (one statement of its own, null when a row exists)
+ * when given, else, or then, `write` in a transaction holding the row's lock (the row, or null when
+ * there is none). A unique violation (the row went, retention, after the INSERT found it, and
+ * another request inserted it again before the lock) is answered by reading it again under the lock.
+ */
+export async function storeUnderLock<T>(
+  db: Knex,
+  run: Pick<NewRun, 'importSupplier' | 'externalAccountNumber'>,
+  write: (trx: Knex, existing: ImportProcess | null) => Promise<T>,
+  first?: () => Promise<T | null>,
+): Promise<T> {
+  const txn = () =>
+    db.transaction(async (trx) => write(trx, await findProcess(trx, run.importSupplier, run.externalAccountNumber, { forUpdate: true })));
+  try {
+    return (await first?.()) ?? (await txn());
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return txn();
+  }
+}
+
+/** Starts the workflow of a stored run; when Temporal does not answer, the sweeper starts it later (the run is stored). */
+export async function startRun(deps: ImportServiceDeps, process: ImportProcess): Promise<void> {
   try {
     const runId = await startImportWorkflow(deps.temporal, deps.taskQueue, process, deps.eagerStart);
     await setWorkflowRunId(deps.db, process.id, process.run, runId);
@@ -100,5 +143,4 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
     // The import is stored; the sweeper starts its workflow when Temporal answers again.
     deps.log.warn({ err: String(err), workflowId: process.workflowId }, 'workflow start failed; the sweeper will retry');
   }
-  return { warnings, process };
 }

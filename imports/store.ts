@@ -3,6 +3,9 @@ import { isoWithOffset } from '../lib/ids';
 import type { ReferencePair } from '../account/referenceDataStore';
 
 export const IMPORT_STATUSES = [
+  // Stored and validated by the platform's v1 create-or-update, not yet processed: no run, no
+  // workflow (imports/staging.ts). v1 process, or a v2 create, starts its first run.
+  'STAGED',
   'PENDING',
   'IN_PROGRESS',
   'DRY_RUN_SUCCEEDED',
@@ -15,6 +18,9 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /** Statuses in which a run is under way: a create answers a conflict. */
 export const ACTIVE: readonly ImportStatus[] = ['PENDING', 'IN_PROGRESS'];
+
+/** Whether a run of this import is under way (PENDING or IN_PROGRESS): a create, a stage or a process answers a conflict. */
+export const isActive = (status: ImportStatus): boolean => (ACTIVE as readonly string[]).includes(status);
 
 export type LatestEventName =
   | 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED'
@@ -211,6 +217,12 @@ export async function lockProcessWith<K extends string>(trx: Knex, id: string, e
   return { process: toModel(row), extra: Object.fromEntries(Object.keys(extra).map((k) => [k, row[k as K]])) as Record<K, unknown> };
 }
 
+/** The import process of an account with its stored payload (null once retention dropped it), in one statement. */
+export async function findProcessWithPayload(db: Knex, importSupplier: string, externalAccountNumber: string): Promise<{ process: ImportProcess; payload: unknown } | null> {
+  const row = (await select(db).select('payload').where({ import_supplier: importSupplier, external_account_number: externalAccountNumber }).first()) as (Row & { payload: unknown }) | undefined;
+  return row ? { process: toModel(row), payload: row.payload } : null;
+}
+
 export async function getPayload(db: Knex, id: string): Promise<unknown> {
   const row = await db('import_processes').select('payload').where({ id }).first();
   return row?.payload;
@@ -231,11 +243,14 @@ export interface NewRun {
   now: Date;
 }
 
-/** The columns of a new PENDING run (the first, or one after an earlier run ended). */
-function runFields(r: NewRun): Record<string, unknown> {
+/**
+ * The columns of a new PENDING run (the first, or one after an earlier run ended), or of staged
+ * data (STAGED: stored and validated, no run yet; the run number is left as it is).
+ */
+function runFields(r: NewRun, status: 'PENDING' | 'STAGED' = 'PENDING'): Record<string, unknown> {
   const payload = JSON.stringify(r.payload);
   return {
-    status: 'PENDING' as ImportStatus,
+    status,
     kraken_identifier: null,
     payload,
     payload_bytes: Buffer.byteLength(payload),
@@ -245,8 +260,8 @@ function runFields(r: NewRun): Record<string, unknown> {
     schedule_window_end: r.scheduleWindowEnd,
     workflow_id: r.workflowId,
     workflow_run_id: null,
-    current_step: 'waiting_for_window',
-    latest_event: JSON.stringify(latestEventFor('PENDING', r.now)),
+    current_step: status === 'STAGED' ? 'staged' : 'waiting_for_window',
+    latest_event: JSON.stringify(latestEventFor(status, r.now)),
     latest_error: null,
     warnings: JSON.stringify(r.warnings),
     validation_fingerprint: r.validationFingerprint ?? null,
@@ -254,11 +269,15 @@ function runFields(r: NewRun): Record<string, unknown> {
   };
 }
 
-const firstRunRow = (r: NewRun) => ({
-  ...runFields(r),
+/**
+ * A new row: the first run (run 1), or staged data (run 0: no run yet, so the first run a process
+ * starts is run 1, as a v2 create's, and publishes the same event ids).
+ */
+const firstRow = (r: NewRun, status: 'PENDING' | 'STAGED' = 'PENDING') => ({
+  ...runFields(r, status),
   import_supplier: r.importSupplier,
   external_account_number: r.externalAccountNumber,
-  run: 1,
+  run: status === 'STAGED' ? 0 : 1,
   created_at: r.now,
 });
 
@@ -275,23 +294,43 @@ export async function upsertRun(db: Knex, existing: ImportProcess | null, r: New
       .returning(selection(db))) as Row[];
     return toModel(updated!);
   }
-  const [row] = (await db('import_processes').insert(firstRunRow(r)).returning(selection(db))) as Row[];
+  return insertRow(db, r);
+}
+
+/** The row of an account no import process exists for (a unique violation when one does): its first run, or its staged data. */
+export async function insertRow(db: Knex, r: NewRun, status: 'PENDING' | 'STAGED' = 'PENDING'): Promise<ImportProcess> {
+  const [row] = (await db('import_processes').insert(firstRow(r, status)).returning(selection(db))) as Row[];
   return toModel(row!);
 }
 
 /**
- * The first run of an account no import process exists for, in one statement of its own (no
- * transaction, no lock: the usual create of a migration). Null when the account has a process
- * already, or another create inserted one first: the caller then decides under the row lock
- * (findProcess forUpdate, upsertRun) as for any later create.
+ * The first run of an account no import process exists for (or its first staged data), in one
+ * statement of its own (no transaction, no lock: the usual create or stage of a migration). Null
+ * when the account has a process already, or another request inserted one first: the caller then
+ * decides under the row lock (findProcess forUpdate, upsertRun or restage) as for any later one.
  */
-export async function insertFirstRun(db: Knex, r: NewRun): Promise<ImportProcess | null> {
+export async function insertFirstRun(db: Knex, r: NewRun, status: 'PENDING' | 'STAGED' = 'PENDING'): Promise<ImportProcess | null> {
   const [row] = (await db('import_processes')
-    .insert(firstRunRow(r))
+    .insert(firstRow(r, status))
     .onConflict(['import_supplier', 'external_account_number'])
     .ignore()
     .returning(selection(db))) as Row[];
   return row ? toModel(row) : null;
+}
+
+/**
+ * Staged data over an existing import that is neither under way nor PROCESSED (the caller holds
+ * the row lock and has decided): the payload replaced, STAGED. Over staged data the run number is
+ * kept; over an ended run (ERRORED, CANCELLED, a dry run) it moves on, as a new run's does, so
+ * that run's workflow, should a replay of it run a step again, finds its run superseded
+ * (imports/activities: a stale run acts on nothing) instead of this row.
+ */
+export async function restage(db: Knex, existing: ImportProcess, r: NewRun): Promise<ImportProcess> {
+  const [updated] = (await db('import_processes')
+    .where({ id: existing.id })
+    .update({ ...runFields(r, 'STAGED'), run: existing.status === 'STAGED' ? existing.run : existing.run + 1 })
+    .returning(selection(db))) as Row[];
+  return toModel(updated!);
 }
 
 export async function setWorkflowRunId(db: Knex, id: string, run: number, workflowRunId: string): Promise<void> {

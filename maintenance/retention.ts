@@ -11,7 +11,7 @@ import type { Metrics } from '../lib/metrics';
  * - Claim check: the stored payload of a PROCESSED import is dropped (set to NULL, with
  *   payload_pruned_at) once the import has not changed for `payloadRetentionSeconds`: the account
  *   tables hold the data, a PROCESSED import is never re-run, and the status record does not use
- *   the payload. ERRORED, DRY_RUN_*, CANCELLED, PENDING and IN_PROGRESS imports keep theirs: a run
+ *   the payload. STAGED, ERRORED, DRY_RUN_*, CANCELLED, PENDING and IN_PROGRESS imports keep theirs: a run
  *   reads it, and a failed one is audited against it until the next create replaces it.
  * - The import process row (the status record) is kept for ever.
  *

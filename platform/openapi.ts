@@ -1,4 +1,6 @@
 import { MAX_PAGE } from './listing/params';
+import { ProcessRequestSchema } from './accountImport/schemas';
+import { TRANSFER_STATUSES } from './accountImport/transferStatus';
 import { METER_POINT_STATUSES } from './meterPointStatuses/statuses';
 import { HistoricalStatementsRequestSchema, NotesRequestSchema, TopUpNoteSchema, TopUpStatementSchema, TopUpTransactionSchema, TransactionsRequestSchema } from './topUps/schemas';
 
@@ -25,9 +27,51 @@ export interface OpenApiHelpers {
   security: unknown;
 }
 
-/** Component schemas of the platform's operations (merged into components.schemas). */
-export function platformSchemas() {
+const WARNINGS = { type: 'array', items: { $ref: '#/components/schemas/Issue' }, description: 'As v2 validate\'s: things worth knowing that do not stop the import.' };
+
+/** The answer of create-or-update and of process: the account's import, named, and the warnings of its validation. */
+const accountOfImport = (description: string) => ({
+  type: 'object',
+  description,
+  required: ['external_account_number', 'import_supplier_code', 'warnings'],
+  additionalProperties: false,
+  properties: { external_account_number: { type: 'string', maxLength: 128 }, import_supplier_code: { type: 'string', maxLength: 64 }, warnings: WARNINGS },
+});
+
+/**
+ * Component schemas of the platform's operations (merged into components.schemas); `account` is
+ * the Account's own component, which the validate-account answer extends with its warnings.
+ */
+export function platformSchemas(account: Record<string, unknown>) {
   return {
+    ValidatedAccount: {
+      ...account,
+      description: "The platform's answer of validate-account, the validated data: the Account as this service stores it (phone numbers and postcodes normalised), and its `warnings` beside its fields.",
+      required: [...((account.required as string[] | undefined) ?? []), 'warnings'],
+      properties: { ...(account.properties as Record<string, unknown>), warnings: WARNINGS },
+    },
+    StagedAccount: accountOfImport("The platform's CreateOrUpdateAccountImportProcess, with the warnings."),
+    ProcessRequest: plain(ProcessRequestSchema),
+    ProcessStarted: accountOfImport(
+      "The platform's ProcessAccountImportProcessCreation as this service answers it: the import is scheduled (a durable workflow creates the account, as after a v2 create), so there is no account number yet; the transfer status gives it once COMPLETED.",
+    ),
+    AccountTransferStatus: {
+      type: 'object',
+      description: "The platform's AccountTransferStatus, with the meter points' registration statuses beside it.",
+      required: ['status', 'kraken_account_number', 'account_number', 'meter_points'],
+      additionalProperties: false,
+      properties: {
+        status: {
+          type: 'string',
+          enum: [...TRANSFER_STATUSES],
+          description:
+            'COMPLETED: the account exists (PROCESSED). IN_PROGRESS: a run is under way (PENDING, IN_PROGRESS, dry runs too). UNKNOWN: no account and no run under way: staged and not processed, or the last run ended without an account (ERRORED, CANCELLED, a dry run).',
+        },
+        kraken_account_number: { type: 'string', description: 'The platform account number once COMPLETED; the empty string before.' },
+        account_number: { type: 'string', deprecated: true, description: "The platform's deprecated copy of kraken_account_number." },
+        meter_points: { type: 'array', items: { $ref: '#/components/schemas/MeterPointStatus' }, description: 'Each meter point of the account with its registration status (as meterpoint-statuses answers them); empty until COMPLETED.' },
+      },
+    },
     PlatformImportProcess: {
       type: 'object',
       description: "The platform's ImportProcess item.",
@@ -179,6 +223,82 @@ export function platformPaths(h: OpenApiHelpers): Record<string, unknown> {
       { name: 'force_add_to_current_statement', in: 'query', required: false, description: 'Default true: a date inside a closed statement period is moved to the day after the last statement closing date, with a pinned note; false: TRANSACTION_IMPORT_ERROR.', schema: { type: 'boolean', default: true } },
     ],
   });
+  const accountErrors = (what: string) =>
+    h.json(
+      { oneOf: [h.ref('V1AccountErrors'), h.ref('V1AlreadyImported')] },
+      `In the platform's shapes (its AccountAlreadyImportedResponse or DRFError): ${what}`,
+    );
+  const conflict = h.json(h.ref('ImportProcessConflict'), 'A run of this account is PENDING or IN_PROGRESS (`import_process_in_progress`).');
+  const accountBody = { required: true, description: "The bare Account (the platform's EnergyAccount): an envelope's `payload` is an unknown field here.", content: { 'application/json': { schema: h.ref('Account') } } };
+  paths['/v1/data-import/validate-account/'] = {
+    post: {
+      operationId: 'validateAccountV1',
+      tags: ['platform'],
+      summary: 'Validate an account under the rules of v2 validate; creates nothing.',
+      security: h.security,
+      requestBody: accountBody,
+      responses: {
+        '200': h.json(h.ref('ValidatedAccount'), 'Valid: the validated account, with its warnings.'),
+        '400': accountErrors(
+          'every error of the account (`account_failed_validation`, `errors` listing them; a supplier outside your grant is `import_supplier_not_found`), an unreadable body (`parse_error`), or an account already imported (`account_import_process_already_imported`).',
+        ),
+        ...h.common(true),
+      },
+    },
+  };
+  paths['/v1/data-import/account-import-process/create-or-update/'] = {
+    post: {
+      operationId: 'stageAccount',
+      tags: ['platform'],
+      summary: 'Stage an account: store and validate it without importing it; update it as often as wanted until it is processed.',
+      description: 'Validated as a v2 create validates (the supplier must be Ongoing). Staged, the import answers STAGED on the v2 status operation and is listed as pending; no workflow runs until process.',
+      security: h.security,
+      requestBody: accountBody,
+      responses: {
+        '200': h.json(h.ref('StagedAccount'), 'Updated: the account had been staged (or imported without success) before.'),
+        '201': h.json(h.ref('StagedAccount'), 'Staged for the first time.'),
+        '400': accountErrors(
+          'every error of the account (`account_failed_validation`), a supplier that is Paused or Complete (`import_supplier_migration_not_ongoing`), an unreadable body (`parse_error`), or an account already imported (`account_import_process_already_imported`).',
+        ),
+        '409': conflict,
+        ...h.common(true),
+      },
+    },
+  };
+  paths['/v1/data-import/account-import-process/process/'] = {
+    post: {
+      operationId: 'processStagedAccount',
+      tags: ['platform'],
+      summary: 'Process staged account data: validate it again and start its import, exactly as a v2 create does.',
+      description:
+        'The staged data (or the data of a run that ended without an account) is validated again with today\'s rules and reference data, stored as a new PENDING run and its durable workflow started; follow it with the transfer status or the v2 status operation.',
+      security: h.security,
+      requestBody: { required: true, content: { 'application/json': { schema: h.ref('ProcessRequest') } } },
+      responses: {
+        '201': h.json(h.ref('ProcessStarted'), 'Scheduled.'),
+        '400': accountErrors(
+          'a body of the wrong shape (`validation_error`), no staged account for the supplier and number (`import_process_does_not_exist`; a supplier outside your grant too), staged data that fails validation now (`import_process_failed_validation`, `errors` listing the issues), a supplier that is Paused or Complete (`import_supplier_migration_not_ongoing`), an unreadable body (`parse_error`), or an account already imported (`account_import_process_already_imported`).',
+        ),
+        '409': conflict,
+        ...h.common(true),
+      },
+    },
+  };
+  paths['/v1/data-import/account-transfer-status/{import_supplier_code}/{external_account_number}/'] = {
+    get: {
+      operationId: 'getAccountTransferStatus',
+      tags: ['platform'],
+      summary: 'The transfer status of an account import: whether its account exists, and its meter points\' registration statuses.',
+      security: h.security,
+      parameters: [h.supplierParam('import_supplier_code'), h.externalParam('external_account_number')],
+      responses: {
+        '200': h.json(h.ref('AccountTransferStatus'), 'The import process exists (staged, under way, ended, or imported).'),
+        '400': h.json(h.ref('QueryValidationFailed'), 'An unknown query parameter (`validation_error`).'),
+        '404': h.json(h.ref('NotFound'), 'No import process for the supplier and number, or the supplier is outside your grant.'),
+        ...h.common(false),
+      },
+    },
+  };
   paths['/v1/data-import/notes/create/'] = topUp('createNotes', 'Add notes to an imported account.', 'TopUpNotesRequest', 'TopUpNotesResult');
   paths['/v1/data-import/historical-statements/create/'] = topUp('createHistoricalStatements', 'Add historical statements to an imported account.', 'TopUpStatementsRequest', 'TopUpStatementsResult');
   return paths;

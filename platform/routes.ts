@@ -11,6 +11,7 @@ import { jsonArrayStream } from './listing/jsonArray';
 import { encodeCursor, parseListingParams } from './listing/params';
 import { type Listing, platformItem, platformPage, type PlatformRow, streamPlatformRows } from './listing/query';
 import { meterPointStatuses } from './meterPointStatuses/statuses';
+import { rejectQueryParameters } from './noQuery';
 
 /** Path segment of each listing (the platform's paths). */
 const LISTING_PATHS: Record<Listing, string> = {
@@ -70,10 +71,7 @@ export function platformRouter(deps: Pick<RouteDeps, 'authenticate'> & { db: Kne
   r.get('/meterpoint-statuses-for-account/:supplier/:external/', async (ctx) => {
     const { supplier, external } = ctx.params as { supplier: string; external: string };
     ctx.state.logContext = { importSupplier: supplier, externalAccountNumber: external };
-    if (Object.keys(ctx.query).length > 0) {
-      const errors = Object.keys(ctx.query).map((k) => ({ detail: `Unknown query parameter ${k}.`, code: 'unknown_field', attr: k }));
-      throw new HttpError('validation_error', 'The query parameters failed validation.', { errors });
-    }
+    rejectQueryParameters(ctx);
     const items = canAccessSupplier(ctx, supplier) ? await meterPointStatuses(deps.db, supplier, external) : null;
     if (!items || items.length === 0) {
       // The platform's 404 carries `error`; ours adds it beside the usual detail and code.

@@ -3,9 +3,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { RouterDeps } from '../deps';
 import { assertObject, jsonBody } from '../../http/middleware/jsonBody';
 import { canAccessSupplier } from '../../http/principal';
-import { databaseValidator } from '../../suppliers/databaseValidator';
+import { accountLogContext } from '../../http/logContext';
+import { callerValidator } from '../../suppliers/databaseValidator';
 import { findProcess, findProcesses, toApiRecord } from '../../imports/store';
-import { createImport, validateAccount } from '../../imports/service';
+import { createImport, importServiceDeps, validateAccount } from '../../imports/service';
 import { bodyChecker } from '../../platform/topUps/validate';
 import { notFound } from '../../http/errors';
 import { errorShape, v2ErrorBody } from '../../http/middleware/errorShape';
@@ -34,47 +35,16 @@ export function importsRouter(deps: RouterDeps): Router {
   // each route (a router's use() would also wrap the routes of routers mounted after it).
   const body = [errorShape(v2ErrorBody), jsonBody(deps.config.http.bodyLimitBytes, { budget: deps.bodyBudget })];
 
-  // The validator sees only the caller's suppliers: another organisation's is "not found".
-  const validatorFor = (ctx: Parameters<typeof canAccessSupplier>[0]) =>
-    databaseValidator({
-      db: deps.db,
-      cache: deps.referenceData,
-      documentStore: deps.documentStore,
-      allowSupplier: (code) => canAccessSupplier(ctx, code),
-    });
-
-  const context = (ctx: Parameters<typeof canAccessSupplier>[0], b: unknown) => {
-    const acc = b && typeof b === 'object' ? ((b as { payload?: unknown }).payload ?? b) : undefined;
-    if (acc && typeof acc === 'object') {
-      const a = acc as Record<string, unknown>;
-      ctx.state.logContext = {
-        importSupplier: typeof a.import_supplier === 'string' ? a.import_supplier : undefined,
-        externalAccountNumber: typeof a.external_account_number === 'string' ? a.external_account_number : undefined,
-      };
-    }
-  };
-
   r.post('/validate/', ...body, async (ctx) => {
     assertObject(ctx.request.body);
-    context(ctx, ctx.request.body);
-    ctx.body = await validateAccount(validatorFor(ctx), ctx.request.body);
+    accountLogContext(ctx, ctx.request.body);
+    ctx.body = await validateAccount(callerValidator(deps, ctx), ctx.request.body);
   });
 
   r.post('/', ...body, async (ctx) => {
     assertObject(ctx.request.body);
-    context(ctx, ctx.request.body);
-    const { warnings, process } = await createImport(
-      {
-        db: deps.db,
-        // With eager start on, the client over the hosted worker's connection (api/eagerStart.ts).
-        temporal: deps.eagerStart?.client ?? deps.temporal,
-        taskQueue: deps.config.temporal.taskQueue,
-        log: ctx.state.log,
-        eagerStart: deps.eagerStart?.policy,
-      },
-      validatorFor(ctx),
-      ctx.request.body,
-    );
+    accountLogContext(ctx, ctx.request.body);
+    const { warnings, process } = await createImport(importServiceDeps(deps, ctx.state.log), callerValidator(deps, ctx), ctx.request.body);
     ctx.state.logContext = { ...ctx.state.logContext, workflowId: process.workflowId, run: process.run };
     ctx.status = 201;
     ctx.body = { warnings };

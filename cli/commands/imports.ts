@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import {
-  ACTIVE,
   findProcess,
   IMPORT_STATUSES,
+  isActive,
   ImportProcess,
   ImportStatus,
 } from '../../imports/store';
@@ -38,7 +38,6 @@ export function importJson(p: ImportProcess) {
   };
 }
 
-const isActive = (s: ImportStatus) => (ACTIVE as readonly string[]).includes(s);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface CancelOptions {

@@ -18,7 +18,7 @@ import {
 
 /**
  * `data-import migrate`: pushes a book through the HTTP API (cli/migrate/run.ts does the work).
- * Exit codes: 0 every account PROCESSED (or valid / dry run succeeded), 2 finished with failed or
+ * Exit codes: 0 every account PROCESSED (or valid / dry run succeeded / staged), 2 finished with failed or
  * unfinished accounts (see the report; includes a stop after --outage-timeout: run the same
  * command again to resume), 130 interrupted (Ctrl-C; run the same command again to resume),
  * 1 the run could not proceed (bad options, input missing, credentials refused).
@@ -32,6 +32,8 @@ interface MigrateOptions {
   maxInFlight?: number;
   validateOnly?: boolean;
   validateFirst?: boolean;
+  stage?: boolean;
+  processStaged?: boolean;
   state?: string;
   report?: string;
   pollInterval: number;
@@ -69,7 +71,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('migrate')
     .description(
-      'Push a book of accounts (NDJSON or a folder of JSON files) through the HTTP API: validate, create with bounded concurrency, follow every import to its final status, resume after an interruption, and write a report (<prefix>.json and <prefix>.csv).',
+      'Push a book of accounts (NDJSON or a folder of JSON files) through the HTTP API: validate, create (or stage, then process) with bounded concurrency, follow every import to its final status, resume after an interruption, and write a report (<prefix>.json and <prefix>.csv).',
     )
     .requiredOption('--input <path>', 'NDJSON file (one account per line) or folder of *.json files')
     .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
@@ -78,6 +80,14 @@ export function register(program: Command): void {
     .option('--max-in-flight <n>', 'imports submitted and not yet final at most at once (back-pressure; default 2 × --concurrency)', integerIn(1, 100000))
     .addOption(new Option('--validate-only', 'only validate every account and report its errors; creates nothing, leaves the state file alone').conflicts('validateFirst'))
     .option('--validate-first', 'validate each account first and create only the valid ones')
+    .addOption(
+      new Option('--stage', "stage each account instead of creating it (the platform's v1 create-or-update): stored and validated, STAGED, nothing imported; the report lists the errors of those that fail")
+        .conflicts(['validateOnly', 'validateFirst', 'processStaged', 'dryRunTasks']),
+    )
+    .addOption(
+      new Option('--process-staged', "process each account of the book staged before (the platform's v1 process: validated again, then imported exactly as a create) and follow it to its final status")
+        .conflicts(['validateOnly', 'validateFirst']),
+    )
     .option('--state <file>', 'resumable state file (default: <input>.migrate-state.json)')
     .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.report)')
     .option('--poll-interval <ms>', 'milliseconds between two status polls of one account (up to 500 accounts of a supplier are polled in one bulk status request)', integerIn(50, 3_600_000), DEFAULT_POLL_INTERVAL_MS)
@@ -88,12 +98,12 @@ export function register(program: Command): void {
       minutesOrZero,
       DEFAULT_OUTAGE_TIMEOUT_MS / 60_000,
     )
-    .option('--dry-run-tasks', 'send every create as a dry-run task: the whole import runs and is rolled back (DRY_RUN_SUCCEEDED / DRY_RUN_ERRORED)')
+    .option('--dry-run-tasks', 'send every create (or process) as a dry-run task: the whole import runs and is rolled back (DRY_RUN_SUCCEEDED / DRY_RUN_ERRORED)')
     .option('--retry-failed', 'also re-send accounts that an earlier run left VALIDATION_FAILED, ERRORED or CANCELLED')
     .option('--max-retries <n>', 'retries of a 5xx (503 timeout included) to one account while the API answers others, before the account is FAILED (an outage does not count)', integerIn(0, 100), DEFAULT_MAX_RETRIES)
     .addOption(new Option('--progress <kind>', 'progress on stderr: auto (a bar on a terminal, else a line every 5 s), plain, none').choices(['auto', 'plain', 'none']).default('auto'))
     .action(async (o: MigrateOptions) => {
-      const mode: MigrationMode = o.validateOnly ? 'validate-only' : o.validateFirst ? 'validate-first' : 'create';
+      const mode: MigrationMode = o.validateOnly ? 'validate-only' : o.validateFirst ? 'validate-first' : o.stage ? 'stage' : o.processStaged ? 'process' : 'create';
       const interrupt = stopOnInterrupt('stopping: no new accounts are sent; saving the state');
       let summary;
       try {
@@ -134,5 +144,7 @@ export function register(program: Command): void {
     'data-import migrate --input book.ndjson --validate-only',
     'DATA_IMPORT_API_KEY=... data-import migrate --input book.ndjson --api-url https://import.example.net --validate-first --concurrency 32',
     'data-import migrate --input accounts/ --state night-1.state.json --report night-1 --timeout 240',
+    'data-import migrate --input book.ndjson --stage            # ahead of the cutover: stage the whole book',
+    'data-import migrate --input book.ndjson --process-staged   # on the night: import what was staged',
   ]);
 }

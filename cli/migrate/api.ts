@@ -11,8 +11,8 @@ import { Availability } from './availability';
  *   again once the API answers, without spending its retry bound;
  * - a 5xx while other requests are answered is about this request: retried with exponential
  *   backoff and jitter, at most `maxRetries` times, then returned (the account is FAILED);
- * - a create is safe to send again because the server answers a repeat with 409 (in progress)
- *   or 400 already-imported, never a second import (run.ts follows both);
+ * - a create (or a stage, or a process) is safe to send again because the server answers a repeat
+ *   with 409 (in progress) or 400 already-imported, never a second import (run.ts follows both);
  * - 429 waits for Retry-After (or the backoff when absent) and is retried up to MAX_THROTTLED
  *   times, not counted against `maxRetries` (being told to slow down is not a failure);
  * - 401 authentication_failed renews the token once and retries.
@@ -49,6 +49,8 @@ export interface ApiClientOptions {
 export interface ApiCounters {
   create: number;
   validate: number;
+  stage: number;
+  process: number;
   status: number;
   token: number;
   retries: number;
@@ -66,7 +68,7 @@ const MAX_OUTAGES_PER_REQUEST = 20;
 const REQUEST_TIMEOUT_MS = 60_000;
 
 export class ApiClient {
-  readonly counters: ApiCounters = { create: 0, validate: 0, status: 0, token: 0, retries: 0, throttled: 0 };
+  readonly counters: ApiCounters = { create: 0, validate: 0, stage: 0, process: 0, status: 0, token: 0, retries: 0, throttled: 0 };
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly tokens: TokenSource | null;
@@ -102,6 +104,18 @@ export class ApiClient {
   create(body: unknown): Promise<ApiResponse> {
     this.counters.create++;
     return this.request('POST', '/v2/data-import/accounts/', body);
+  }
+
+  /** The platform's v1 create-or-update: the account staged (201 first, 200 again), nothing imported. */
+  stage(account: unknown): Promise<ApiResponse> {
+    this.counters.stage++;
+    return this.request('POST', '/v1/data-import/account-import-process/create-or-update/', account);
+  }
+
+  /** The platform's v1 process of a staged account: its import started (201), as a create's. */
+  process(supplier: string, external: string, dryRun: boolean): Promise<ApiResponse> {
+    this.counters.process++;
+    return this.request('POST', '/v1/data-import/account-import-process/process/', { import_supplier_code: supplier, external_account_number: external, ...(dryRun ? { dry_run: true } : {}) });
   }
 
   status(supplier: string, external: string): Promise<ApiResponse> {
@@ -214,7 +228,7 @@ export class ApiClient {
   }
 }
 
-/** `code` of an error body (`{code}`, or the already-imported `{non_field_errors: {code}}`). */
+/** `code` of an error body (`{code}`, or the v2 already-imported `{non_field_errors: {code}}`). */
 export function errorCode(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const b = body as { code?: unknown; non_field_errors?: { code?: unknown } };

@@ -74,14 +74,14 @@ export function formatSummary(s: MigrationSummary): string {
     .map(([status, n]) => `  ${status.padEnd(20)} ${n}`);
   const latency =
     s.latencyMs.samples === 0
-      ? 'n/a (no account went from 201 to PROCESSED in this run)'
+      ? `n/a (${s.mode === 'stage' ? 'staging imports nothing' : 'no account went from 201 to PROCESSED in this run'})`
       : `p50 ${s.latencyMs.p50} ms, p95 ${s.latencyMs.p95} ms over ${s.latencyMs.samples} accounts (measured by polling: resolution ${s.latencyMs.resolutionMs} ms)`;
   const lines = [
     `${s.interrupted ? 'migration interrupted' : s.apiUnavailable ? 'migration stopped: the API stayed unavailable past --outage-timeout' : s.timedOut ? 'migration stopped at --timeout' : 'migration finished'} (${s.mode}): ${s.total} records in ${seconds(s.durationMs)}, ${s.accountsPerSecond} accounts/s`,
     ...counts,
     `  skipped (done in an earlier run): ${s.skipped}; followed from an earlier run: ${s.resumed}`,
-    `  requests: ${s.requests.create} create, ${s.requests.validate} validate, ${s.requests.status} status, ${s.requests.token} token; ${s.requests.retries} retries, ${s.requests.throttled} throttled (429)`,
-    `  create → PROCESSED latency: ${latency}`,
+    `  requests: ${s.requests.create} create, ${s.requests.validate} validate, ${s.requests.stage ? `${s.requests.stage} stage, ` : ''}${s.requests.process ? `${s.requests.process} process, ` : ''}${s.requests.status} status, ${s.requests.token} token; ${s.requests.retries} retries, ${s.requests.throttled} throttled (429)`,
+    `  ${s.mode === 'process' ? 'process' : 'create'} → PROCESSED latency: ${latency}`,
     ...(s.outages.count > 0 ? [`  API outages waited out: ${s.outages.count}, ${seconds(s.outages.totalMs)} in all, longest ${seconds(s.outages.longestMs)}`] : []),
     `  report: ${s.reportJson}, ${s.reportCsv}${s.statePath ? `; state: ${s.statePath}` : ''}`,
   ];

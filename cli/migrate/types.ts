@@ -1,11 +1,14 @@
 /** Shapes shared by the parts of `data-import migrate`. */
 
-/** Statuses of the import status operation (spec "Import process status"). */
-export const API_STATUSES = ['PENDING', 'IN_PROGRESS', 'PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'] as const;
+/** Statuses of the import status operation (spec "Import process status", and STAGED: staged by the platform's v1 create-or-update, not processed). */
+export const API_STATUSES = ['STAGED', 'PENDING', 'IN_PROGRESS', 'PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'] as const;
 export type ApiStatus = (typeof API_STATUSES)[number];
 
-/** Statuses after which the status operation changes no more (until a new create). */
-export const TERMINAL_API_STATUSES: readonly ApiStatus[] = ['PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'];
+/**
+ * Statuses after which the status operation changes no more (until a new create, stage or
+ * process). STAGED followed after a run means that run ended and new data was staged over it.
+ */
+export const TERMINAL_API_STATUSES: readonly ApiStatus[] = ['STAGED', 'PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'];
 
 /**
  * What the client knows of an account. The API statuses, plus:
@@ -35,7 +38,12 @@ export interface AccountRecord {
   updated_at: string;
 }
 
-export type MigrationMode = 'create' | 'validate-only' | 'validate-first';
+/**
+ * create: v2 create each account and follow it; validate-only / validate-first: v2 validate first;
+ * stage: the platform's v1 create-or-update (STAGED, nothing imported); process: the platform's v1
+ * process of each account of the book staged before, followed as a create is.
+ */
+export type MigrationMode = 'create' | 'validate-only' | 'validate-first' | 'stage' | 'process';
 
 export interface MigrationOptions {
   /** NDJSON file (one account per line) or a folder of `*.json` files. */
@@ -63,7 +71,7 @@ export interface MigrationOptions {
    * unfinished accounts reported as api_unavailable; default 30 minutes; 0: wait for ever.
    */
   outageTimeoutMs?: number;
-  /** Send each create as a dry-run task (`task_params.is_dry_run`): nothing is persisted. */
+  /** Send each create (or process) as a dry-run task (`task_params.is_dry_run`, process `dry_run`): nothing is persisted. */
   dryRunTasks?: boolean;
   /** Also re-send accounts that failed validation or ended ERRORED/CANCELLED in an earlier run. */
   retryFailed?: boolean;
@@ -91,7 +99,7 @@ export interface MigrationSummary {
   /** Accounts an earlier run submitted that this run followed without a new create. */
   resumed: number;
   /** Requests sent; `status` counts the status requests, a bulk one (up to 500 accounts) as one. */
-  requests: { create: number; validate: number; status: number; token: number; retries: number; throttled: number };
+  requests: { create: number; validate: number; stage: number; process: number; status: number; token: number; retries: number; throttled: number };
   durationMs: number;
   /** Accounts that reached a final state in this run, per second. */
   accountsPerSecond: number;

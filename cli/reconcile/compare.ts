@@ -30,7 +30,8 @@ const NOT_FINAL = new Set(['PENDING', 'IN_PROGRESS']);
 
 /**
  * The class of a book account, `bookDigest` being the digest of its canonical form:
- * - missing: no import process, or only a dry run (DRY_RUN_SUCCEEDED: never really imported);
+ * - missing: no import process, only a dry run (DRY_RUN_SUCCEEDED: never really imported), or
+ *   only staged (STAGED: stored by the platform's v1 create-or-update, never processed);
  * - not_final: PENDING or IN_PROGRESS;
  * - failed: ERRORED, CANCELLED, DRY_RUN_ERRORED (with latest_error.code, else the status in lower
  *   case), or PROCESSED with no account in the tables (`account_not_found`);
@@ -40,7 +41,7 @@ const NOT_FINAL = new Set(['PENDING', 'IN_PROGRESS']);
 export function classify(record: DigestRecord | undefined, bookDigest: string): Classified {
   if (!record) return { class: 'missing', status: null, errorCode: null };
   const status = record.status;
-  if (status === 'DRY_RUN_SUCCEEDED') return { class: 'missing', status, errorCode: null };
+  if (status === 'DRY_RUN_SUCCEEDED' || status === 'STAGED') return { class: 'missing', status, errorCode: null };
   if (NOT_FINAL.has(status)) return { class: 'not_final', status, errorCode: null };
   if (status !== 'PROCESSED') return { class: 'failed', status, errorCode: record.latest_error?.code ?? status.toLowerCase() };
   if (record.digest === null) return { class: 'failed', status, errorCode: 'account_not_found' };

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { HttpError, ShapedError } from '../errors';
+import { AlreadyImportedError, HttpError, ShapedError } from '../errors';
 import { answerFor } from './errors';
 
 /**
@@ -46,6 +46,18 @@ export const nonFieldErrorsBody: ErrorBodyShape = (e) => {
     ...(issues.length > 0 ? { errors: issues } : {}),
   };
 };
+
+/**
+ * v1 validate-account, create-or-update and process (the platform's BadValidateAccountRequest,
+ * BadCreateOrUpdateAccountImportProcess and BadProcessAccountImportProcess: its
+ * AccountAlreadyImportedResponse or a DRFError): an account already imported answers
+ * `external_account_number`, `kraken_account_number` and `non_field_errors` (a list of messages)
+ * with `code`; every other 400 as the top-ups' NonFieldErrors, which is a DRFError too.
+ */
+export const v1AccountErrorBody: ErrorBodyShape = (e) =>
+  e instanceof AlreadyImportedError
+    ? { external_account_number: e.externalAccountNumber, kraken_account_number: e.accountId, non_field_errors: [e.detail], code: e.code }
+    : nonFieldErrorsBody(e);
 
 /**
  * Mounted first on the routes of a platform operation: an error thrown below it (authentication,

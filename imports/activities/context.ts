@@ -29,8 +29,11 @@ export interface ImportRef {
   run: number;
 }
 
-/** A status in which a run has ended (or, for PROCESSED, has committed its account). */
-export type SettledStatus = Exclude<ImportStatus, 'PENDING' | 'IN_PROGRESS'>;
+/**
+ * A status in which a run has ended (or, for PROCESSED, has committed its account). Never STAGED:
+ * staged data holds a run number no workflow was started for (imports/store.ts restage).
+ */
+export type SettledStatus = Exclude<ImportStatus, 'STAGED' | 'PENDING' | 'IN_PROGRESS'>;
 
 /**
  * What a step found when the run had already moved past it: a worker that died before its

@@ -8,12 +8,13 @@
     PROCESSED: '#3fb950',
     IN_PROGRESS: '#58a6ff',
     PENDING: '#6e7f96',
+    STAGED: '#b08800',
     DRY_RUN_SUCCEEDED: '#39c5bb',
     DRY_RUN_ERRORED: '#f0883e',
     ERRORED: '#f85149',
     CANCELLED: '#a371f7',
   };
-  var STATUS_ORDER = ['PROCESSED', 'IN_PROGRESS', 'PENDING', 'ERRORED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED', 'CANCELLED'];
+  var STATUS_ORDER = ['PROCESSED', 'IN_PROGRESS', 'PENDING', 'STAGED', 'ERRORED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED', 'CANCELLED'];
 
   var $ = function (id) { return document.getElementById(id); };
   var supplierSelect = $('supplier');

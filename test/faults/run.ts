@@ -35,8 +35,8 @@ import { describeDeployment, openWorkflowsByBuild, setCurrentVersion, waitForRou
 import { checkBook, checkBuilds, waitForClosed, waitForQuiet } from './invariants';
 import { eagerStartsIn } from '../../bench/lib/eagerStarts';
 
-type Scenario = 'worker' | 'api' | 'eager' | 'nats' | 'postgres' | 'deploy' | 'temporal';
-const SCENARIOS: Scenario[] = ['worker', 'api', 'eager', 'nats', 'postgres', 'deploy', 'temporal'];
+type Scenario = 'worker' | 'api' | 'eager' | 'nats' | 'postgres' | 'deploy' | 'temporal' | 'staged';
+const SCENARIOS: Scenario[] = ['worker', 'api', 'eager', 'nats', 'postgres', 'deploy', 'temporal', 'staged'];
 
 interface Options {
   accounts: number;
@@ -48,6 +48,7 @@ interface Options {
   natsOutage: number;
   pgRestarts: number;
   temporalKills: number;
+  stagedKills: number;
   seed: string;
   timeout: number;
 }
@@ -209,6 +210,7 @@ async function main(): Promise<number> {
     .option('--nats-outage <seconds>', 'how long NATS stays down in the nats scenario', int(1, 3600), 30)
     .option('--pg-restarts <n>', 'crash restarts of PostgreSQL in the postgres scenario', int(0, 1000), 1)
     .option('--temporal-kills <n>', 'SIGKILLs (and restarts on its file) of the Temporal dev server in the temporal scenario', int(0, 100), 1)
+    .option('--staged-kills <n>', 'SIGKILLs, of the API and of a worker in turn, while the staged scenario processes its staged book', int(0, 1000), 3)
     .option('--seed <seed>', 'seed of the books and of the fault moments (default: random, printed)')
     .option('--timeout <minutes>', 'the migrate client\'s --timeout of each scenario', int(1, 600), 20)
     .addHelpText('after', '\nRun it through scripts/faults.sh (npm run test:faults), which starts PostgreSQL, NATS and Temporal for it.\n');
@@ -408,18 +410,28 @@ async function main(): Promise<number> {
       /** eager: starts counted by the killed processes up to each kill, and the live one's at the end. */
       const eagerCounted = { eager: 0, fallback: 0 };
 
-      say(`${scenario}: migrating ${exts.length} accounts`);
+      const migrateArgs = ['migrate', '--input', input, '--api-url', bookApiUrl, '--api-key', apiKey, '--concurrency', '8', '--poll-interval', '250', '--timeout', String(o.timeout), '--progress', 'plain'];
+      // staged: the whole book is staged first (the platform's v1 create-or-update), then processed
+      // (v1 process) while the API and the workers are killed: process must start each import
+      // exactly once, whatever dies between its commit and its workflow start.
+      if (scenario === 'staged') {
+        say(`${scenario}: staging ${exts.length} accounts`);
+        const staging = await run(process.execPath, [path.join(DIST, 'cli', 'main.js'), ...migrateArgs, '--stage', '--report', path.join(work, `${scenario}.stage.report`)], env, path.join(work, `${scenario}.stage.log`));
+        if (staging.code !== 0) throw new Error(`staging the book exited with ${staging.code} (see ${scenario}.stage.log)`);
+      }
+
+      say(`${scenario}: ${scenario === 'staged' ? 'processing' : 'migrating'} ${exts.length} accounts`);
       const t0 = Date.now();
       let migrating = true;
       const migrate = run(
         process.execPath,
-        [path.join(DIST, 'cli', 'main.js'), 'migrate', '--input', input, '--api-url', bookApiUrl, '--api-key', apiKey, '--concurrency', '8', '--poll-interval', '250', '--timeout', String(o.timeout), '--progress', 'plain', '--report', path.join(work, `${scenario}.report`)],
+        [path.join(DIST, 'cli', 'main.js'), ...migrateArgs, ...(scenario === 'staged' ? ['--process-staged'] : []), '--report', path.join(work, `${scenario}.report`)],
         env,
         path.join(work, `${scenario}.migrate.log`),
       ).finally(() => (migrating = false));
 
       const faults: Fault[] = [];
-      const planned = { worker: o.workerKills, api: o.apiKills, eager: o.eagerKills, nats: 1, postgres: o.pgRestarts, deploy: 1, temporal: o.temporalKills }[scenario];
+      const planned = { worker: o.workerKills, api: o.apiKills, eager: o.eagerKills, nats: 1, postgres: o.pgRestarts, deploy: 1, temporal: o.temporalKills, staged: o.stagedKills }[scenario];
       /** temporal: the executions that existed at each kill (workflow id → run id), found again afterwards? */
       const beforeKill = new Map<string, string>();
       const temporalNotes: string[] = [];
@@ -436,15 +448,17 @@ async function main(): Promise<number> {
         for (let i = 0; i < count && migrating; i++) {
           await sleep(100 + random() * 1200);
           if (!migrating) break;
-          if (scenario === 'worker' || scenario === 'api') {
-            const name = scenario === 'api' ? 'api-1' : `worker-${1 + Math.floor(random() * o.workers)}`;
+          if (scenario === 'worker' || scenario === 'api' || scenario === 'staged') {
+            // staged: the API first (a process between its commit and its workflow start), then a worker, in turn.
+            const killApi = scenario === 'api' || (scenario === 'staged' && i % 2 === 0);
+            const name = killApi ? 'api-1' : `worker-${1 + Math.floor(random() * o.workers)}`;
             const pid = supervisor.pid(name) ?? (await supervisor.waitForStart(name, { timeoutMs: 60_000 }));
             await inject(`SIGKILL ${name}`, async () => {
               const since = Date.now();
               const before = await processed(prefix).catch(() => 0);
               process.kill(pid, 'SIGKILL');
               await supervisor.waitForStart(name, { notPid: pid, timeoutMs: 120_000 });
-              if (scenario === 'api') return untilOk(`${apiUrl}/readyz`, 120_000).then(() => Date.now() - since);
+              if (killApi) return untilOk(`${apiUrl}/readyz`, 120_000).then(() => Date.now() - since);
               return progressAfter(prefix, since, before, () => !migrating);
             });
           } else if (scenario === 'eager') {

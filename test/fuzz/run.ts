@@ -94,7 +94,24 @@ async function importExample(base: string, token: string, timeoutMs: number): Pr
   }
 }
 
-/** Run in the run's own folder: schemathesis and hypothesis keep their caches in the working directory. */
+/** The staged account of the run (schemathesis.toml names it among the accounts): process finds data to start. */
+const STAGED_ACCOUNT = 'LEGACY-200045';
+
+/**
+ * Stages a copy of the example account as STAGED_ACCOUNT through the platform's v1
+ * create-or-update, so process and the transfer status reach a staged account too, not only an
+ * imported one and unknown ones.
+ */
+async function stageExample(base: string, token: string): Promise<string> {
+  const account = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'account-dual-fuel.json'), 'utf8')) as Record<string, unknown> & { import_supplier: string };
+  const staged = { ...account, external_account_number: STAGED_ACCOUNT, references: [{ namespace: 'legacy-crm', value: `CRM-${STAGED_ACCOUNT}` }] };
+  const headers = { Authorization: `Token ${token}`, 'Content-Type': 'application/json' };
+  const res = await fetch(`${base}/v1/data-import/account-import-process/create-or-update/`, { method: 'POST', headers, body: JSON.stringify(staged) });
+  if (res.status !== 201) throw new Error(`staging the example account answered ${res.status}: ${await res.text()}`);
+  return `${account.import_supplier}/${STAGED_ACCOUNT}`;
+}
+
+
 /** What the API answered during the run, from its own request counter: `route method: status×count ...`. */
 async function answersSeen(base: string): Promise<string[]> {
   const text = await (await fetch(`${base}/metrics`)).text();
@@ -171,6 +188,7 @@ async function main(): Promise<number> {
     const token = await obtainToken(base, apiKey);
     say(`API ready on ${base} after ${((Date.now() - T0) / 1000).toFixed(0)} s; token obtained with the demo API key`);
     say(`example account ${await importExample(base, token, 120_000)} imported (PROCESSED)`);
+    say(`example account ${await stageExample(base, token)} staged (STAGED)`);
 
     // FUZZ_SCHEMA fuzzes against another document (a file or URL; its operations are sent to this
     // API), with its own FUZZ_CONFIG: docs/platform-compatibility.md runs the platform's own

@@ -32,6 +32,10 @@ describe('bad input on every endpoint', () => {
     { method: 'post', path: '/v1/data-import/transactions/create/', json: true, invalid: 'validation_error' },
     { method: 'post', path: '/v1/data-import/notes/create/', json: true, invalid: 'validation_error' },
     { method: 'post', path: '/v1/data-import/historical-statements/create/', json: true, invalid: 'validation_error' },
+    { method: 'post', path: '/v1/data-import/validate-account/', json: true, invalid: 'account_failed_validation' },
+    { method: 'post', path: '/v1/data-import/account-import-process/create-or-update/', json: true, invalid: 'account_failed_validation' },
+    { method: 'post', path: '/v1/data-import/account-import-process/process/', json: true, invalid: 'validation_error' },
+    { method: 'get', path: '/v1/data-import/account-transfer-status/DEMO_ENERGY/X-1/', json: false },
   ];
 
   function expectCleanError(res: request.Response, status: number, code: string) {
@@ -130,12 +134,22 @@ describe('bad input on every endpoint', () => {
   // schemathesis: a top-up for an account number with a NUL answered 500).
   it('answers a NUL byte in a looked-up value not_found, and in a body invalid, never a 500', async () => {
     const auth = `Token ${token}`;
-    for (const path of ['/v2/data-import/accounts/DEMO_ENERGY/X%00Y/', '/v1/data-import/meterpoint-statuses-for-account/DEMO_ENERGY/X%00Y/']) {
+    for (const path of ['/v2/data-import/accounts/DEMO_ENERGY/X%00Y/', '/v1/data-import/meterpoint-statuses-for-account/DEMO_ENERGY/X%00Y/', '/v1/data-import/account-transfer-status/DEMO_ENERGY/X%00Y/']) {
       expectCleanError(await request(app.callback()).get(path).set('Authorization', auth), 404, 'not_found');
     }
     const note = { import_supplier: 'DEMO_ENERGY', external_account_number: 'X\u0000Y', notes: [{ external_id: 'N-1', body: 'hello' }] };
     const res = await request(app.callback()).post('/v1/data-import/notes/create/').set('Authorization', auth).send(note);
     expectCleanError(res, 400, 'invalid');
+    const processed = await request(app.callback())
+      .post('/v1/data-import/account-import-process/process/')
+      .set('Authorization', auth)
+      .send({ import_supplier_code: 'DEMO_ENERGY', external_account_number: 'X\u0000Y' });
+    expectCleanError(processed, 400, 'invalid');
+    const staged = await request(app.callback())
+      .post('/v1/data-import/account-import-process/create-or-update/')
+      .set('Authorization', auth)
+      .send({ ...uniqueAccount('X\u0000Y'), billing_name: 'A\u0000B' });
+    expectCleanError(staged, 400, 'invalid');
     expect(await s.t.db('import_processes').count<{ n: string }[]>('* as n')).toEqual([{ n: '0' }]);
     // The access log and metrics record the status the client got, not a 500 (schemathesis saw
     // 400s while /metrics counted 500s for the same requests).

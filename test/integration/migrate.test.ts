@@ -111,6 +111,39 @@ describe('data-import migrate against the real service', () => {
     }
   });
 
+  it('stages a book (--stage), then imports what was staged (--process-staged) without a single create', async () => {
+    const input = path.join(dir, 'staged.ndjson');
+    const book = await writeBook({ seed: 'migrate-3', count: 30, prefix: `MIG3-${RUN}-`, today: londonToday(new Date()), invalidShare: 0.1, out: input });
+    const expected: Record<string, ExpectedError> = JSON.parse(fs.readFileSync(book.expectedFile!, 'utf8'));
+    const invalid = Object.keys(expected).length;
+    expect(invalid).toBeGreaterThan(0);
+    creates.clear();
+
+    const staged = await runMigration({ input, apiKey: s.apiKey, apiUrl, concurrency: 8, pollIntervalMs: 200, progress: 'none', mode: 'stage' });
+    expect(staged.counts).toEqual({ STAGED: 30 - invalid, VALIDATION_FAILED: invalid });
+    expect(staged.requests).toMatchObject({ stage: 30, create: 0, process: 0 });
+    const afterStage = readReport(`${input}.report`).accounts;
+    for (const a of afterStage) {
+      const e = expected[a.external_account_number];
+      expect(a.final_status).toBe(e ? 'VALIDATION_FAILED' : 'STAGED');
+      if (e) expect(a.errors).toEqual([{ code: e.code, attr: e.attr, detail: expect.any(String) }]);
+    }
+    const rows = await s.t.db('import_processes').whereLike('external_account_number', `MIG3-${RUN}-%`).select('status');
+    expect(rows.map((r: { status: string }) => r.status)).toEqual(Array(30 - invalid).fill('STAGED'));
+
+    // A second --stage run has nothing left to send.
+    const again = await runMigration({ input, apiKey: s.apiKey, apiUrl, concurrency: 8, pollIntervalMs: 200, progress: 'none', mode: 'stage' });
+    expect(again.requests.stage).toBe(0);
+    expect(again.skipped).toBe(30);
+
+    const processed = await runMigration({ input, apiKey: s.apiKey, apiUrl, concurrency: 8, pollIntervalMs: 200, progress: 'none', mode: 'process' });
+    expect(processed.counts).toEqual({ PROCESSED: 30 - invalid, VALIDATION_FAILED: invalid });
+    expect(processed.requests).toMatchObject({ process: 30 - invalid, create: 0, stage: 0 });
+    expect(processed.skipped).toBe(invalid);
+    expect([...creates.keys()].filter((ext) => ext.startsWith(`MIG3-${RUN}-`))).toEqual([]);
+    expectComplete(readReport(`${input}.report`).accounts, 30, expected);
+  });
+
   it('stops cleanly when interrupted and resumes without re-creating what was already PROCESSED', async () => {
     const input = path.join(dir, 'resume.ndjson');
     const book = await writeBook({ seed: 'migrate-2', count: 40, prefix: `MIG2-${RUN}-`, today: londonToday(new Date()), invalidShare: 0.1, out: input });

@@ -64,6 +64,48 @@ const PLATFORM = {
   },
   /** A status the platform documents without a body schema (the top-ups' 404): any body. */
   AnyBody: {},
+  /**
+   * BadValidateAccountRequest, BadCreateOrUpdateAccountImportProcess, BadProcessAccountImportProcess:
+   * the document says oneOf AccountAlreadyImportedResponse and DRFError; DRFError accepts any object
+   * (its one property optional), so the platform's own already-imported example is valid under both
+   * branches and a strict oneOf refuses it: anyOf is what the document can mean.
+   */
+  BadAccountRequest: {
+    anyOf: [
+      {
+        type: 'object',
+        required: ['external_account_number', 'kraken_account_number', 'non_field_errors'],
+        properties: { external_account_number: { type: 'string', maxLength: 128 }, kraken_account_number: { type: 'string', maxLength: 128 }, non_field_errors: { type: 'array', items: { type: 'string' } } },
+      },
+      { type: 'object', properties: { field_name: { type: 'array', items: { type: 'string' } } } },
+    ],
+  },
+  /** AccountAlreadyImportedResponse: the already-imported branch alone. */
+  AccountAlreadyImportedResponse: {
+    type: 'object',
+    required: ['external_account_number', 'kraken_account_number', 'non_field_errors'],
+    properties: { external_account_number: { type: 'string', maxLength: 128 }, kraken_account_number: { type: 'string', maxLength: 128 }, non_field_errors: { type: 'array', items: { type: 'string' } } },
+  },
+  /** AccountNotFoundError: the transfer status' 404. */
+  AccountNotFoundError: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
+  /** AccountTransferStatus: the transfer status' 200. */
+  AccountTransferStatus: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { enum: ['UNKNOWN', 'COMPLETED', 'IN_PROGRESS'] }, account_number: { type: 'string' }, kraken_account_number: { type: 'string' } },
+  },
+  /** CreateOrUpdateAccountImportProcess: the 200 and 201 of create-or-update. */
+  CreateOrUpdateAccountImportProcess: {
+    type: 'object',
+    required: ['external_account_number', 'import_supplier_code'],
+    properties: { external_account_number: { type: 'string', maxLength: 128 }, import_supplier_code: { type: 'string', maxLength: 32 } },
+  },
+  /** ProcessAccountImportProcessCreation: the 201 of process. */
+  ProcessAccountImportProcessCreation: {
+    type: 'object',
+    required: ['external_account_number'],
+    properties: { account_number: { type: 'string', maxLength: 128 }, external_account_number: { type: 'string', maxLength: 128 }, kraken_account_number: { type: 'string', maxLength: 128 } },
+  },
 } as const;
 type Shape = keyof typeof PLATFORM;
 
@@ -73,7 +115,7 @@ type Shape = keyof typeof PLATFORM;
  */
 const DELIBERATE: Record<number, string> = {
   404: 'a listing for a supplier the caller may not see (or that does not exist) answers 404, not an empty 200',
-  409: 'a create of an account whose import is under way answers 409 import_process_in_progress',
+  409: 'a create, stage or process of an account whose import is under way answers 409 import_process_in_progress',
   413: 'a body over BODY_LIMIT answers 413 payload_too_large; the platform documents no size limit',
   429: 'an organisation past its rate limit answers 429 throttled with Retry-After',
 };
@@ -91,6 +133,7 @@ interface Operation {
 }
 
 const account = (supplier: string) => ({ ...uniqueAccount('CONTRACT-1'), import_supplier: supplier });
+const processRequest = (supplier: string) => ({ import_supplier_code: supplier, external_account_number: 'CONTRACT-1' });
 const topUp = (items: string, item: Record<string, unknown>) => (supplier: string) => ({ import_supplier: supplier, external_account_number: 'CONTRACT-1', [items]: [item] });
 
 const OPERATIONS: Operation[] = [
@@ -107,6 +150,24 @@ const OPERATIONS: Operation[] = [
   })),
   { name: 'registration flows', method: 'post', path: (s) => `/v1/data-import/send-registration-flows/${s}/CONTRACT-1/`, platform: { 200: 'success', 404: 'GbrRegistrationFlowErrorList' }, deliberate: [] },
   { name: 'meter point statuses', method: 'get', path: (s) => `/v1/data-import/meterpoint-statuses-for-account/${s}/CONTRACT-1/`, platform: { 200: 'success', 404: 'GbrMeterPointStatusError' }, deliberate: [] },
+  { name: 'v1 validate-account', method: 'post', path: () => '/v1/data-import/validate-account/', platform: { 200: 'success', 400: 'BadAccountRequest' }, body: account, deliberate: [413] },
+  {
+    name: 'v1 create-or-update',
+    method: 'post',
+    path: () => '/v1/data-import/account-import-process/create-or-update/',
+    platform: { 200: 'success', 201: 'success', 400: 'BadAccountRequest' },
+    body: account,
+    deliberate: [413],
+  },
+  {
+    name: 'v1 process',
+    method: 'post',
+    path: () => '/v1/data-import/account-import-process/process/',
+    platform: { 201: 'success', 400: 'BadAccountRequest', 429: 'ErrorResponse' },
+    body: processRequest,
+    deliberate: [413],
+  },
+  { name: 'v1 transfer status', method: 'get', path: (s) => `/v1/data-import/account-transfer-status/${s}/CONTRACT-1/`, platform: { 200: 'success', 404: 'AccountNotFoundError' }, deliberate: [] },
   {
     name: 'transactions',
     method: 'post',
@@ -230,6 +291,63 @@ describe('platform clients work unchanged: every error in the shape the platform
     expect(res.body.code).toBe('throttled');
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(validators.get('ErrorResponse')!(res.body)).toBe(true);
+  });
+
+  describe('the v1 staged import, in the states a request can find an account in', () => {
+    const post = (path: string, body: Record<string, unknown>) => request(app.callback()).post(`/v1/data-import/${path}`).set('Authorization', `Token ${token}`).send(body);
+    const valid = (shape: Shape, body: unknown) => {
+      const v = validators.get(shape)!;
+      expect({ shape, body, errors: v(body) ? null : v.errors }).toEqual({ shape, body, errors: null });
+    };
+
+    it('answers each success in the platform shape: validate-account 200, create-or-update 201 then 200, process 201, transfer status 200', async () => {
+      const body = { ...uniqueAccount('CONTRACT-STAGED'), import_supplier: 'DEMO_ENERGY' };
+      const checked = await post('validate-account/', body);
+      expect(checked.status).toBe(200);
+      // EnergyAccount requires import_supplier only (its tenant copy enumerates the tenant's own codes).
+      expect(typeof checked.body.import_supplier).toBe('string');
+      const first = await post('account-import-process/create-or-update/', body);
+      const again = await post('account-import-process/create-or-update/', body);
+      expect([first.status, again.status]).toEqual([201, 200]);
+      valid('CreateOrUpdateAccountImportProcess', first.body);
+      valid('CreateOrUpdateAccountImportProcess', again.body);
+      const status = await request(app.callback()).get('/v1/data-import/account-transfer-status/DEMO_ENERGY/CONTRACT-STAGED/').set('Authorization', `Token ${token}`);
+      expect(status.status).toBe(200);
+      valid('AccountTransferStatus', status.body);
+      const processed = await post('account-import-process/process/', { import_supplier_code: 'DEMO_ENERGY', external_account_number: 'CONTRACT-STAGED' });
+      expect(processed.status).toBe(201);
+      valid('ProcessAccountImportProcessCreation', processed.body);
+      // No worker runs in this stack: the import stays under way, and a second process is the 409 of the deliberate differences.
+      const busy = await post('account-import-process/process/', { import_supplier_code: 'DEMO_ENERGY', external_account_number: 'CONTRACT-STAGED' });
+      expect({ status: busy.status, deliberate: DELIBERATE[busy.status] }).toEqual({ status: 409, deliberate: expect.any(String) });
+      expect(validators.get('ErrorResponse')!(busy.body)).toBe(true);
+    });
+
+    it('answers an account already imported in the AccountAlreadyImportedResponse shape, on each of the three', async () => {
+      const body = { ...uniqueAccount('CONTRACT-IMPORTED'), import_supplier: 'DEMO_ENERGY' };
+      expect((await post('account-import-process/create-or-update/', body)).status).toBe(201);
+      // The shape, not the import, is under test here (platformStaging.test.ts imports for real).
+      await s.t.db('import_processes').where({ external_account_number: 'CONTRACT-IMPORTED' }).update({ status: 'PROCESSED', kraken_identifier: 'A-C0FFEE01' });
+      for (const res of [
+        await post('validate-account/', body),
+        await post('account-import-process/create-or-update/', body),
+        await post('account-import-process/process/', { import_supplier_code: 'DEMO_ENERGY', external_account_number: 'CONTRACT-IMPORTED' }),
+      ]) {
+        expect(res.status).toBe(400);
+        valid('AccountAlreadyImportedResponse', res.body);
+        expect(res.body).toMatchObject({ external_account_number: 'CONTRACT-IMPORTED', kraken_account_number: 'A-C0FFEE01', code: 'account_import_process_already_imported' });
+      }
+    });
+
+    it('answers process past the organisation rate limit 429 in the ErrorResponse shape the platform documents for it', async () => {
+      const limited = s.appWith({ ...s.config, auth: { ...s.config.auth, rateLimitPerMinute: 1, rateLimitBurst: 1 } } as Config);
+      const call = () => request(limited.callback()).post('/v1/data-import/account-import-process/process/').set('Authorization', `Token ${token}`).send(processRequest('DEMO_ENERGY'));
+      expect((await call()).status).toBe(400);
+      const res = await call();
+      expect(res.status).toBe(429);
+      expect(res.body.code).toBe('throttled');
+      valid('ErrorResponse', res.body);
+    });
   });
 
   it('answers a v2 400 that is not per field with errors: [] (no body, malformed JSON)', async () => {

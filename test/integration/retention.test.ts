@@ -66,8 +66,10 @@ describe('retention', () => {
   });
 
   it('by command: prunes published events and PROCESSED payloads only; status, re-run and relay keep working', async () => {
-    const [done, dry, failed] = [X('RET-DONE'), X('RET-DRY'), X('RET-ERR')];
+    const [done, dry, failed, staged] = [X('RET-DONE'), X('RET-DRY'), X('RET-ERR'), X('RET-STAGED')];
     expect((await post(uniqueAccount(done))).status).toBe(201);
+    // Staged data (the platform's v1 create-or-update) waits for its process: never pruned.
+    expect((await s.request().post('/v1/data-import/account-import-process/create-or-update/').send(uniqueAccount(staged))).status).toBe(201);
     expect((await post({ payload: uniqueAccount(dry), task_params: { is_dry_run: true } })).status).toBe(201);
     expect((await post({ payload: uniqueAccount(failed), task_params: { is_dry_run: true } })).status).toBe(201);
     await waitFor(dry, ['DRY_RUN_SUCCEEDED']);
@@ -105,6 +107,7 @@ describe('retention', () => {
     expect(await payloadOf(done)).toEqual({ payload: null, payload_pruned_at: expect.any(Date) });
     expect((await payloadOf(dry)).payload).toMatchObject({ external_account_number: dry });
     expect((await payloadOf(failed)).payload).toMatchObject({ external_account_number: failed });
+    expect((await payloadOf(staged)).payload).toMatchObject({ external_account_number: staged });
     // The status record is whole, and unchanged.
     const statusAfter = await status(done);
     expect(statusAfter.status).toBe(200);
@@ -119,6 +122,9 @@ describe('retention', () => {
     expect((await post(uniqueAccount(dry))).status).toBe(201);
     expect((await waitFor(failed, ['PROCESSED', 'ERRORED'])).status).toBe('PROCESSED');
     expect((await waitFor(dry, ['PROCESSED', 'ERRORED'])).status).toBe('PROCESSED');
+    const processed = await s.request().post('/v1/data-import/account-import-process/process/').send({ import_supplier_code: 'DEMO_ENERGY', external_account_number: staged });
+    expect(processed.status).toBe(201);
+    expect((await waitFor(staged, ['PROCESSED', 'ERRORED'])).status).toBe('PROCESSED');
     // A PROCESSED import without its payload still answers a second create with the documented code.
     const again = await post(uniqueAccount(done));
     expect(again.status).toBe(400);

@@ -25,6 +25,7 @@ describe('reconcile: the class of an account', () => {
   it.each<[string, DigestRecord | undefined, { class: string; errorCode: string | null }]>([
     ['no import process', undefined, { class: 'missing', errorCode: null }],
     ['a dry run only', record('DRY_RUN_SUCCEEDED'), { class: 'missing', errorCode: null }],
+    ['staged only (v1 create-or-update, never processed)', record('STAGED'), { class: 'missing', errorCode: null }],
     ['PENDING', record('PENDING'), { class: 'not_final', errorCode: null }],
     ['IN_PROGRESS', record('IN_PROGRESS'), { class: 'not_final', errorCode: null }],
     ['ERRORED with its code', record('ERRORED', null, 'import_process_failed_validation'), { class: 'failed', errorCode: 'import_process_failed_validation' }],

@@ -1,5 +1,5 @@
 import { AlreadyImportedError, HttpError, ImportProcessError } from '../../../http/errors';
-import { nonFieldErrorsBody, v2ErrorBody } from '../../../http/middleware/errorShape';
+import { nonFieldErrorsBody, v1AccountErrorBody, v2ErrorBody } from '../../../http/middleware/errorShape';
 
 const issues = [
   { detail: 'Unknown field.', code: 'unknown_field', attr: 'extra' },
@@ -34,10 +34,26 @@ describe('the platform error shapes', () => {
     expect(nonFieldErrorsBody(new HttpError('parse_error', 'Malformed JSON.'))).toEqual({ non_field_errors: ['Malformed JSON.'], code: 'parse_error' });
   });
 
+  it("gives the v1 account operations' already-imported 400 the platform's AccountAlreadyImportedResponse, every other 400 NonFieldErrors", () => {
+    expect(v1AccountErrorBody(new AlreadyImportedError('A-1', 'EXT-1'))).toEqual({
+      external_account_number: 'EXT-1',
+      kraken_account_number: 'A-1',
+      non_field_errors: [expect.any(String)],
+      code: 'account_import_process_already_imported',
+    });
+    expect(v1AccountErrorBody(new HttpError('account_failed_validation', 'Bad.', { errors: issues }))).toEqual({
+      non_field_errors: ['extra: Unknown field.', 'notes.0.created_at: Not a valid date.'],
+      code: 'account_failed_validation',
+      errors: issues,
+    });
+    expect(v1AccountErrorBody(new HttpError('import_process_does_not_exist', 'Stage it first.'))).toEqual({ non_field_errors: ['Stage it first.'], code: 'import_process_does_not_exist' });
+  });
+
   it('leaves every other status in the service shape', () => {
     for (const e of [new HttpError('not_found', 'Gone.'), new HttpError('payload_too_large', 'Big.'), new HttpError('throttled', 'Wait.')]) {
       expect(v2ErrorBody(e)).toEqual({ detail: e.detail, code: e.code });
       expect(nonFieldErrorsBody(e)).toEqual({ detail: e.detail, code: e.code });
+      expect(v1AccountErrorBody(e)).toEqual({ detail: e.detail, code: e.code });
     }
   });
 });
