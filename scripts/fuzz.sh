@@ -5,6 +5,9 @@
 # Arguments go to `schemathesis run` (e.g. `npm run test:fuzz -- --include-operation-id createAccount`).
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
+# --plan: the operations of the document the run fuzzes (`fuzz: planned N (...)`), without servers:
+# scripts/test.sh counts them, as skipped when it leaves the fuzz out.
+if [[ "${1:-}" == "--plan" ]]; then cd "$ROOT" && exec npx tsx test/fuzz/run.ts --plan; fi
 trap cleanup EXIT INT TERM
 ensure_node_modules
 if [[ -z "${TEST_TEMPORAL_ADDRESS:-}" ]]; then start_test_services "${DATA_IMPORT_LOCAL_SERVICES:-0}"; fi
