@@ -223,6 +223,9 @@ async function main(): Promise<number> {
     // Every operation of that document must be in the run (read now, as the API serves it).
     const expected = documentOperations(await fuzzedDocument(schema, base));
     const before = await metricsOf(base);
+    // That read is counted once it is answered: it is the run's own, not a case.
+    const ownRead = before.get('GET /metrics') ?? new Map<string, number>();
+    before.set('GET /metrics', ownRead.set('200', (ownRead.get('200') ?? 0) + 1));
     const args = [
       '--config-file', process.env.FUZZ_CONFIG ? path.resolve(process.env.FUZZ_CONFIG) : path.join(__dirname, 'schemathesis.toml'),
       'run', ...(schema ? [schema, '--url', base] : [`${base}/openapi.json`]),
