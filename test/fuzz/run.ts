@@ -9,8 +9,10 @@
  * Environment: TEST_DATABASE_URL, TEST_NATS_URL, TEST_TEMPORAL_ADDRESS (scripts/test.sh exports
  * them), SCHEMATHESIS (the CLI), FUZZ_MAX_EXAMPLES (default 100), FUZZ_SEED (default random,
  * printed: rerun with it to reproduce), FUZZ_SCHEMA / FUZZ_CONFIG / FUZZ_CHECKS (another document
- * to fuzz with, its schemathesis config, the checks; docs/platform-compatibility.md). Arguments
- * after `--` go to `schemathesis run`.
+ * to fuzz with, its schemathesis config, the checks; docs/platform-compatibility.md), FUZZ_PARTIAL=1
+ * (an operation of the document missing from the run is skipped, not failed). Arguments after `--`
+ * go to `schemathesis run`; `--plan` prints the document's operations and stops.
+ * Every operation of the document must be in the run (test/fuzz/operations.ts).
  * What the checks mean and which do not apply where: docs/api-fuzzing.md.
  */
 import { spawn, spawnSync, ChildProcess } from 'node:child_process';
