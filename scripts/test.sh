@@ -71,17 +71,18 @@ why=""
 [[ -n "$why" || "$code" == 0 ]] || why="a check or jest failed"
 # dist/ as built by the fault suite (it builds first): the hosts harness need not build it again.
 built=0
-faults_why="$why"; [[ -n "$faults_why" || "${DATA_IMPORT_FAULTS:-1}" != 0 ]] || faults_why="DATA_IMPORT_FAULTS=0"
+# A part's own switch is named first, then why the whole tail is left out, then (hosts) root.
+faults_why="$why"; [[ "${DATA_IMPORT_FAULTS:-1}" != 0 ]] || faults_why="DATA_IMPORT_FAULTS=0"
 [[ -n "$faults_why" ]] || say "fault suite, short form (scripts/faults.sh --short)"
 runner faults "$faults_why" "bash '$ROOT/scripts/faults.sh' --short --plan" -- bash "$ROOT/scripts/faults.sh" --short
 rc=$?
 if [[ -z "$faults_why" ]]; then if [[ "$rc" == 0 ]]; then built=1; else code=1; fi; fi
 # The hosts need root (network namespaces).
-hosts_why="$why"; [[ -n "$hosts_why" || "${DATA_IMPORT_HOSTS:-1}" != 0 ]] || hosts_why="DATA_IMPORT_HOSTS=0"
+hosts_why="$why"; [[ "${DATA_IMPORT_HOSTS:-1}" != 0 ]] || hosts_why="DATA_IMPORT_HOSTS=0"
 [[ -n "$hosts_why" || "$(id -u)" == 0 ]] || hosts_why="no root (network namespaces; npm run test:hosts as root)"
 [[ -n "$hosts_why" ]] || say "several hosts, short form (scripts/hosts.sh --short)"
 HOSTS_SKIP_BUILD="${HOSTS_SKIP_BUILD:-$built}" runner hosts "$hosts_why" "bash '$ROOT/scripts/hosts.sh' --short --plan" -- bash "$ROOT/scripts/hosts.sh" --short || code=1
-fuzz_why="$why"; [[ -n "$fuzz_why" || "${DATA_IMPORT_FUZZ:-1}" != 0 ]] || fuzz_why="DATA_IMPORT_FUZZ=0"
+fuzz_why="$why"; [[ "${DATA_IMPORT_FUZZ:-1}" != 0 ]] || fuzz_why="DATA_IMPORT_FUZZ=0"
 [[ -n "$fuzz_why" ]] || say "schemathesis against the running API (scripts/fuzz.sh)"
 # A fixed seed inside the test command, so a CI run is reproducible (this one once found a 500,
 # now a regression check); `npm run test:fuzz` alone draws a new seed each time to explore.
