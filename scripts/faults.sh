@@ -3,18 +3,24 @@
 # and restart it), a Temporal dev server of its own, builds the project, then runs
 # test/faults/run.ts, which starts NATS and the supervised API and workers and migrates generated
 # books while killing them at random moments (the dev server too: it runs on a SQLite file).
-# Arguments go to the runner (--help lists them); --short is the bounded form the test command runs.
+# Arguments go to the runner (--help lists them); --short is the bounded form the test command runs,
+# --plan prints the scenarios it would run and stops.
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 ARGS=()
+PLAN=0
 for arg in "$@"; do
   case "$arg" in
     # The form inside `npm test`: every scenario (deploy and temporal included), smaller books, a 10 s NATS outage.
     --short) ARGS+=(--accounts 100 --worker-kills 3 --api-kills 1 --eager-kills 2 --nats-outage 10 --pg-restarts 1 --temporal-kills 1 --staged-kills 2) ;;
     -h | --help) (cd "$ROOT" && npx tsx test/faults/run.ts --help); exit 0 ;;
+    --plan) PLAN=1 ;;
     *) ARGS+=("$arg") ;;
   esac
 done
+# --plan: the scenarios these arguments would run (`faults: planned N (...)`), without running
+# anything; scripts/test.sh counts them, as skipped when it leaves the suite out.
+if [[ "$PLAN" == 1 ]]; then cd "$ROOT" && exec npx tsx test/faults/run.ts "${ARGS[@]}" --plan; fi
 
 trap cleanup EXIT INT TERM
 DATA="$ROOT/data/faults"

@@ -4,7 +4,7 @@
 # (unit and integration tests), then the fault suite's short form (scripts/faults.sh), the
 # several-hosts harness's short form (scripts/hosts.sh --short: root only) and the schemathesis run
 # against the real API (scripts/fuzz.sh). Extra arguments go to jest (e.g. scripts/test.sh
-# test/unit/account) and leave the fault suite, the hosts and schemathesis out.
+# test/unit/account) and leave the fault suite, the hosts and schemathesis out (counted as skipped).
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/chromium.sh"
 
@@ -19,59 +19,82 @@ ensure_chromium
 start_test_services "$FORCE_LOCAL"
 
 cd "$ROOT"
-# The closing line a CI system reads (`N passed, N failed[, N skipped]`): jest's tests, the fault
-# suite's and the hosts harness's scenarios and schemathesis' operations added up, with the type check and lint counted as
-# one check each. scripts/lib/testcount.js reads each part's own report.
+# The closing lines (scripts/lib/testcount.js): one `count:` line per part with its planned,
+# passed, failed and skipped units, then `N passed, N failed[, N skipped]`, the line a CI system
+# reads, always last. Every part's plan is written to $COUNT_DIR/plan before it runs or is left out,
+# so a part left out shows as skipped and a runner that crashed counts its planned units as failed:
+# the type check and lint (one unit each), jest (its files from `jest --listTests`; once it reports,
+# its tests), the fault suite's and the hosts harness's scenarios (their runners' `--plan` of the
+# short form) and the fuzz's operations (`scripts/fuzz.sh --plan`: the operations of the OpenAPI
+# document). docs/quick-start.md ("The count line").
 COUNT_DIR="$ROOT/data/test/count-$$"
 rm -rf "$COUNT_DIR"; mkdir -p "$COUNT_DIR"
+# `plan_of PART CMD...`: the N of the `PART: planned N` line CMD prints (1 when it prints none).
+plan_of() {
+  local part="$1" n; shift
+  n="$("$@" 2>/dev/null | sed -n "s/^$part: planned \([0-9][0-9]*\).*/\1/p" | tail -1)"
+  echo "${n:-1}"
+}
+# `runner PART WHY-LEFT-OUT PLAN-CMD -- RUN-CMD...`: plans PART, then runs it unless WHY-LEFT-OUT is set.
+runner() {
+  local part="$1" why="$2" plan_cmd="$3"; shift 4
+  local planned; planned="$(plan_of "$part" bash -c "$plan_cmd")"
+  if [[ -n "$why" ]]; then
+    say "$part: left out ($why): $planned planned units skipped"
+    echo "$part $planned skip $why" >>"$COUNT_DIR/plan"
+    return 0
+  fi
+  echo "$part $planned run" >>"$COUNT_DIR/plan"
+  "$@" 2>&1 | tee "$COUNT_DIR/$part.log"
+  local rc="${PIPESTATUS[0]}"
+  echo "$part exit $rc" >>"$COUNT_DIR/plan"
+  return "$rc"
+}
 code=0
 set +e
+echo "checks 2 run" >>"$COUNT_DIR/plan"
 say "type check and lint"
 npx tsc -p tsconfig.json --noEmit; echo "typecheck $?" >>"$COUNT_DIR/checks"
 npm run lint; echo "lint $?" >>"$COUNT_DIR/checks"
 say "jest"
+echo "jest $(npx jest --listTests "$@" 2>/dev/null | grep -c .) run" >>"$COUNT_DIR/plan"
 npx jest --ci --json --outputFile="$COUNT_DIR/jest.json" "$@"
 jest_code=$?
 [[ "$jest_code" == 0 ]] || code=1
 grep -qv ' 0$' "$COUNT_DIR/checks" && code=1
-# The fault suite's short form (docs/fault-suite.md) and the schemathesis run (docs/api-fuzzing.md)
-# run with the whole suite, not when jest was given a selection of tests or failed.
-# DATA_IMPORT_FAULTS=0 / DATA_IMPORT_FUZZ=0 leave either out.
-if [[ $# -eq 0 && "$code" == 0 ]]; then
-  # dist/ as built by the fault suite (it builds first): the hosts harness need not build it again.
-  built=0
-  if [[ "${DATA_IMPORT_FAULTS:-1}" != 0 ]]; then
-    say "fault suite, short form (scripts/faults.sh --short)"
-    bash "$ROOT/scripts/faults.sh" --short 2>&1 | tee "$COUNT_DIR/faults.log"
-    if [[ "${PIPESTATUS[0]}" == 0 ]]; then built=1; else code=1; fi
-  fi
-  # DATA_IMPORT_HOSTS=0 leaves the hosts out; without root (network namespaces) they cannot run
-  # and are left out with a line saying so.
-  if [[ "${DATA_IMPORT_HOSTS:-1}" != 0 ]]; then
-    if [[ "$(id -u)" == 0 ]]; then
-      say "several hosts, short form (scripts/hosts.sh --short)"
-      HOSTS_SKIP_BUILD="${HOSTS_SKIP_BUILD:-$built}" bash "$ROOT/scripts/hosts.sh" --short 2>&1 | tee "$COUNT_DIR/hosts.log"
-      [[ "${PIPESTATUS[0]}" == 0 ]] || code=1
-    else
-      say "several hosts: left out (they need root for network namespaces; npm run test:hosts as root)"
-    fi
-  fi
-  if [[ "${DATA_IMPORT_FUZZ:-1}" != 0 ]]; then
-    say "schemathesis against the running API (scripts/fuzz.sh)"
-    # A fixed seed inside the test command, so a CI run is reproducible (this one once found a 500,
-    # now a regression check); `npm run test:fuzz` alone draws a new seed each time to explore.
-    FUZZ_SEED="${FUZZ_SEED:-924069319}" bash "$ROOT/scripts/fuzz.sh" 2>&1 | tee "$COUNT_DIR/fuzz.log"
-    [[ "${PIPESTATUS[0]}" == 0 ]] || code=1
-  fi
-fi
+# The fault suite's short form (docs/fault-suite.md), the hosts harness's short form and the
+# schemathesis run (docs/api-fuzzing.md) run with the whole suite; with a jest selection, after a
+# failed check or jest, with DATA_IMPORT_FAULTS=0 / DATA_IMPORT_HOSTS=0 / DATA_IMPORT_FUZZ=0, or (the
+# hosts) without root, each is left out and its planned units count as skipped.
+why=""
+[[ $# -eq 0 ]] || why="jest was given a selection"
+[[ -n "$why" || "$code" == 0 ]] || why="a check or jest failed"
+# dist/ as built by the fault suite (it builds first): the hosts harness need not build it again.
+built=0
+# A part's own switch is named first, then why the whole tail is left out, then (hosts) root.
+faults_why="$why"; [[ "${DATA_IMPORT_FAULTS:-1}" != 0 ]] || faults_why="DATA_IMPORT_FAULTS=0"
+[[ -n "$faults_why" ]] || say "fault suite, short form (scripts/faults.sh --short)"
+runner faults "$faults_why" "bash '$ROOT/scripts/faults.sh' --short --plan" -- bash "$ROOT/scripts/faults.sh" --short
+rc=$?
+if [[ -z "$faults_why" ]]; then if [[ "$rc" == 0 ]]; then built=1; else code=1; fi; fi
+# The hosts need root (network namespaces).
+hosts_why="$why"; [[ "${DATA_IMPORT_HOSTS:-1}" != 0 ]] || hosts_why="DATA_IMPORT_HOSTS=0"
+[[ -n "$hosts_why" || "$(id -u)" == 0 ]] || hosts_why="no root (network namespaces; npm run test:hosts as root)"
+[[ -n "$hosts_why" ]] || say "several hosts, short form (scripts/hosts.sh --short)"
+HOSTS_SKIP_BUILD="${HOSTS_SKIP_BUILD:-$built}" runner hosts "$hosts_why" "bash '$ROOT/scripts/hosts.sh' --short --plan" -- bash "$ROOT/scripts/hosts.sh" --short || code=1
+fuzz_why="$why"; [[ "${DATA_IMPORT_FUZZ:-1}" != 0 ]] || fuzz_why="DATA_IMPORT_FUZZ=0"
+[[ -n "$fuzz_why" ]] || say "schemathesis against the running API (scripts/fuzz.sh)"
+# A fixed seed inside the test command, so a CI run is reproducible (this one once found a 500,
+# now a regression check); `npm run test:fuzz` alone draws a new seed each time to explore.
+FUZZ_SEED="${FUZZ_SEED:-924069319}" runner fuzz "$fuzz_why" "bash '$ROOT/scripts/fuzz.sh' --plan" -- bash "$ROOT/scripts/fuzz.sh" || code=1
 set -e
 say "tests finished in $(($(date +%s) - T0)) s"
 # Stop what this command started before the count, so the count is the run's last line.
 trap - EXIT INT TERM
 set +e
 (cleanup)
-line="$(node "$ROOT/scripts/lib/testcount.js" "$COUNT_DIR" "$code")"
+lines="$(node "$ROOT/scripts/lib/testcount.js" "$COUNT_DIR" "$code")"
 count_code=$?
 rm -rf "$COUNT_DIR"
-echo "$line"
+echo "$lines"
 exit "$count_code"

@@ -9,11 +9,13 @@
  * Environment: TEST_DATABASE_URL, TEST_NATS_URL, TEST_TEMPORAL_ADDRESS (scripts/test.sh exports
  * them), SCHEMATHESIS (the CLI), FUZZ_MAX_EXAMPLES (default 100), FUZZ_SEED (default random,
  * printed: rerun with it to reproduce), FUZZ_SCHEMA / FUZZ_CONFIG / FUZZ_CHECKS (another document
- * to fuzz with, its schemathesis config, the checks; docs/platform-compatibility.md). Arguments
- * after `--` go to `schemathesis run`.
+ * to fuzz with, its schemathesis config, the checks; docs/platform-compatibility.md), FUZZ_PARTIAL=1
+ * (an operation of the document missing from the run is skipped, not failed). Arguments after `--`
+ * go to `schemathesis run`; `--plan` prints the document's operations and stops.
+ * Every operation of the document must be in the run (test/fuzz/operations.ts).
  * What the checks mean and which do not apply where: docs/api-fuzzing.md.
  */
-import { spawn, ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +24,8 @@ import pg from 'pg';
 import { createDb, ensureDatabase } from '../../db/knex';
 import { connectNats } from '../../events/nats';
 import { seedDemo } from '../../scripts/seedDemo';
+import { buildOpenApiDocument } from '../../api/openapi';
+import { documentOperations, junitOutcomes, operationResults, requestCounts } from './operations';
 import { databaseUrl, TEST_NATS_URL, TEST_PG_URL, TEST_TEMPORAL_ADDRESS } from '../support/env';
 import { freePort } from '../support/natsServer';
 
@@ -113,14 +117,30 @@ async function stageExample(base: string, token: string): Promise<string> {
 
 
 /** What the API answered during the run, from its own request counter: `route method: status×count ...`. */
-async function answersSeen(base: string): Promise<string[]> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const byOp = new Map<string, string[]>();
-  for (const m of text.matchAll(/^data_import_http_requests_total\{route="([^"]*)",method="([^"]*)",status="(\d+)"[^}]*\} (\d+)/gm)) {
-    const op = `${m[2]} ${m[1]}`;
-    byOp.set(op, [...(byOp.get(op) ?? []), `${m[3]}×${m[4]}`]);
+function answersSeen(counts: Map<string, Map<string, number>>): string[] {
+  return [...counts]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([op, statuses]) => `${op}: ${[...statuses].map(([status, n]) => `${status}×${n}`).join(' ')}`);
+}
+
+const metricsOf = async (base: string) => requestCounts(await (await fetch(`${base}/metrics`)).text());
+
+/**
+ * The document the run fuzzes: FUZZ_SCHEMA (a JSON or YAML file, or a URL), or this service's own
+ * (as `/openapi.json` serves it: from `base`, or built in-process for `--plan`). A YAML document is
+ * read with the venv's Python (PyYAML comes with schemathesis).
+ */
+async function fuzzedDocument(schema: string | undefined, base: string | null): Promise<{ paths?: Record<string, Record<string, unknown>> }> {
+  if (!schema) return base ? ((await (await fetch(`${base}/openapi.json`)).json()) as Record<string, never>) : (buildOpenApiDocument() as Record<string, never>);
+  const text = /^https?:\/\//.test(schema) ? await (await fetch(schema)).text() : fs.readFileSync(schema, 'utf8');
+  try {
+    return JSON.parse(text) as Record<string, never>;
+  } catch {
+    const python = path.join(path.dirname(process.env.SCHEMATHESIS ?? path.join(ROOT, '.venv', 'bin', 'schemathesis')), 'python');
+    const r = spawnSync(python, ['-c', 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read()), default=str))'], { input: text, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${schema} is neither JSON nor YAML the venv's Python reads: ${r.stderr}`);
+    return JSON.parse(r.stdout) as Record<string, never>;
   }
-  return [...byOp].sort(([a], [b]) => a.localeCompare(b)).map(([op, counts]) => `${op}: ${counts.join(' ')}`);
 }
 
 function runSchemathesis(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
@@ -132,6 +152,15 @@ function runSchemathesis(bin: string, args: string[], cwd: string, env: NodeJS.P
 }
 
 async function main(): Promise<number> {
+  // schemathesis runs in the run's own folder: a file path is resolved here, a URL passed as it is.
+  const schemaArg = process.env.FUZZ_SCHEMA;
+  const schema = schemaArg && !/^https?:\/\//.test(schemaArg) ? path.resolve(schemaArg) : schemaArg;
+  if (process.argv.includes('--plan')) {
+    // The units of the test command's count (scripts/test.sh), known without running anything.
+    const ops = documentOperations(await fuzzedDocument(schema, null));
+    process.stdout.write(`fuzz: planned ${ops.length} (the operations of ${schemaArg ?? 'the OpenAPI document'})\n`);
+    return 0;
+  }
   const st = process.env.SCHEMATHESIS;
   if (!st) throw new Error('SCHEMATHESIS is not set: run this through scripts/fuzz.sh (npm run test:fuzz)');
   const maxExamples = Number(process.env.FUZZ_MAX_EXAMPLES ?? 100);
@@ -193,9 +222,12 @@ async function main(): Promise<number> {
     // FUZZ_SCHEMA fuzzes against another document (a file or URL; its operations are sent to this
     // API), with its own FUZZ_CONFIG: docs/platform-compatibility.md runs the platform's own
     // document this way. FUZZ_CHECKS narrows the checks (default: all, or the config file's).
-    // schemathesis runs in the run's own folder: a file path is resolved here, a URL passed as it is.
-    const schemaArg = process.env.FUZZ_SCHEMA;
-    const schema = schemaArg && !/^https?:\/\//.test(schemaArg) ? path.resolve(schemaArg) : schemaArg;
+    // Every operation of that document must be in the run (read now, as the API serves it).
+    const expected = documentOperations(await fuzzedDocument(schema, base));
+    const before = await metricsOf(base);
+    // That read is counted once it is answered: it is the run's own, not a case.
+    const ownRead = before.get('GET /metrics') ?? new Map<string, number>();
+    before.set('GET /metrics', ownRead.set('200', (ownRead.get('200') ?? 0) + 1));
     const args = [
       '--config-file', process.env.FUZZ_CONFIG ? path.resolve(process.env.FUZZ_CONFIG) : path.join(__dirname, 'schemathesis.toml'),
       'run', ...(schema ? [schema, '--url', base] : [`${base}/openapi.json`]),
@@ -214,32 +246,36 @@ async function main(): Promise<number> {
     const t1 = Date.now();
     const code = await runSchemathesis(st, args, dir, { ...process.env, FUZZ_TOKEN: token });
     say(`schemathesis ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - t1) / 1000).toFixed(0)} s; whole run ${((Date.now() - T0) / 1000).toFixed(0)} s; report ${path.relative(ROOT, dir)}/junit.xml`);
-    const answers = await answersSeen(base);
-    say(`the API's answers during the run (route, method: status×count):\n  ${answers.join('\n  ')}`);
+    const after = await metricsOf(base);
+    say(`the API's answers during the run (route, method: status×count):\n  ${answersSeen(after).join('\n  ')}`);
     // The API's own count is a second witness: a 5xx it recorded fails the run even when
-    // schemathesis accepted the exchange.
-    const serverErrors = answers.filter((a) => /: .*\b5\d\d×/.test(a));
+    // schemathesis accepted the exchange (on an operation of the document, that operation fails).
+    const serverErrors = answersSeen(after).filter((a) => /: .*\b5\d\d×/.test(a));
     if (serverErrors.length > 0) say(`FAILED: the API counted 5xx answers:\n  ${serverErrors.join('\n  ')}`);
-    const result = code !== 0 ? code : serverErrors.length > 0 ? 1 : 0;
+    // The run's count for the test command's closing line (scripts/lib/testcount.js): one unit per
+    // operation of the document, with the requests the API counted on it (its cases). A missing
+    // operation fails, unless FUZZ_PARTIAL=1 (a run narrowed on purpose: it is skipped).
+    const junitPath = path.join(dir, 'junit.xml');
+    const junit = junitOutcomes(fs.existsSync(junitPath) ? fs.readFileSync(junitPath, 'utf8') : '');
+    const ops = operationResults(expected, junit, before, after, process.env.FUZZ_PARTIAL === '1' ? 'skipped' : 'failed', schema ? undefined : 'GET /openapi.json');
+    const width = Math.max(...ops.map((r) => r.operation.length));
+    say(`the operations of the document (${ops.length}), with the requests the API counted on each during schemathesis:\n  ${ops
+      .map((r) => `${r.operation.padEnd(width)} ${String(r.cases).padStart(6)} cases  ${r.outcome}${r.why ? ` (${r.why})` : ''}  ${r.statuses}`)
+      .join('\n  ')}`);
+    const counted = { passed: ops.filter((r) => r.outcome === 'passed').length, failed: ops.filter((r) => r.outcome === 'failed').length, skipped: ops.filter((r) => r.outcome === 'skipped').length };
+    const cases = ops.reduce((n, r) => n + r.cases, 0);
+    const runFailed = code !== 0 || serverErrors.length > 0 || counted.failed > 0;
+    // A failure outside the operations (schemathesis' exit, a 5xx on no documented route) is one unit more.
+    if (runFailed && counted.failed === 0) counted.failed = 1;
+    const result = runFailed ? (code !== 0 ? code : 1) : 0;
     if (result !== 0) say(`the API's log: ${path.relative(ROOT, dir)}/api.log`);
-    // The run's count for the test command's closing line (scripts/lib/testcount.js): one check per
-    // operation schemathesis reported, plus the API's own 5xx count as one more.
-    const junit = fs.existsSync(path.join(dir, 'junit.xml')) ? fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8') : '';
-    const cases = junitCases(junit);
-    const failedCases = cases.filter((c) => /<(failure|error)\b/.test(c)).length + (serverErrors.length > 0 ? 1 : 0);
-    const total = cases.length + 1;
-    const failedAll = result !== 0 && failedCases === 0 ? 1 : failedCases;
-    process.stdout.write(`fuzz: ${total - failedAll} passed, ${failedAll} failed\n`);
+    say(`${cases} cases over ${ops.length} operations; ${counted.failed ? `${counted.failed} failed` : 'none failed'}${counted.skipped ? `, ${counted.skipped} skipped (FUZZ_PARTIAL=1)` : ''}`);
+    process.stdout.write(`fuzz: ${counted.passed} passed, ${counted.failed} failed${counted.skipped ? `, ${counted.skipped} skipped` : ''}\n`);
     return result;
   } finally {
     await Promise.all([stopService(api), stopService(worker)]);
     await dropEverything(dbName, stream);
   }
-}
-
-/** The <testcase> elements of a JUnit report, each with its body. */
-function junitCases(xml: string): string[] {
-  return [...xml.matchAll(/<testcase\b[^>]*?(?:\/>|>[\s\S]*?<\/testcase>)/g)].map((m) => m[0]);
 }
 
 async function dropEverything(dbName: string, stream: string): Promise<void> {

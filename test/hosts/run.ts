@@ -582,6 +582,7 @@ async function main(): Promise<number> {
     .option('--short', `the short form npm test runs: ${SHORT.scenarios.join(',')}, ${SHORT.accounts} accounts, --cut ${SHORT.cut} --freeze ${SHORT.freeze} (options given too win)`, false)
     .option('--seed <seed>', 'seed of the books and of the fault moments (default: random, printed)')
     .option('--timeout <minutes>', "the migrate client's --timeout of each scenario", int(1, 600), 10)
+    .option('--plan', 'print the checks these options would run, the scenarios and the intruder check (`hosts: planned N (...)`), and stop: no root needed (scripts/test.sh counts them)', false)
     .addHelpText('after', '\nRun it through scripts/hosts.sh (npm run test:hosts) as root.\n');
   program.parse();
   const raw = program.opts<Omit<Options, 'seed'> & { seed?: string }>();
@@ -593,6 +594,10 @@ async function main(): Promise<number> {
     if (!given('accounts')) o.accounts = SHORT.accounts;
     if (!given('cut')) o.cut = SHORT.cut;
     if (!given('freeze')) o.freeze = SHORT.freeze;
+  }
+  if ((raw as { plan?: boolean }).plan) {
+    process.stdout.write(`hosts: planned ${o.scenarios.length + 1} (${o.scenarios.join(', ')}, and the intruder check)\n`);
+    return 0;
   }
   const random = rng(o.seed);
   say(`seed ${o.seed} (repeat with --seed ${o.seed})`);

@@ -20,6 +20,7 @@ import { freePort, natsServerBinary } from '../support/natsServer';
 import { makeTlsFiles } from '../support/tlsFiles';
 import { configErrorVariable } from '../support/configError';
 import { makeNatsUsers, natsAuthorization } from '../hosts/natsAuth';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
 
@@ -159,13 +160,13 @@ describe("the reference deployment's NATS users (test/hosts/natsAuth.ts)", () =>
       const refused = monitor.subscribe('events.account_user.>');
       const allowed = monitor.subscribe('events.data_import.>');
       await monitor.flush();
-      await new Promise((r) => setTimeout(r, 300));
+      await eventually(async () => refused.isClosed(), 10_000, 20);
       expect(refused.isClosed()).toBe(true);
       expect(allowed.isClosed()).toBe(false);
       // Another user's inbox: refused.
       const snoop = monitor.subscribe(`${crmUser.inboxPrefix}.>`);
       await monitor.flush();
-      await new Promise((r) => setTimeout(r, 300));
+      await eventually(async () => snoop.isClosed(), 10_000, 20);
       expect(snoop.isClosed()).toBe(true);
 
       // The stream: the monitor's own consumer with its own filter is created and reads; one with a

@@ -176,21 +176,7 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; env?
   return stack;
 }
 
-/** Polls `fn` until it returns a truthy value or the time runs out. */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+export { eventually } from './eventually';
 
 // The SDK's own logs stay out of the test output unless asked for.
 import { Runtime, DefaultLogger } from '@temporalio/worker';

@@ -4,7 +4,7 @@ import { check, example } from './helpers';
 import { gasMeter } from './mutate';
 
 describe('bounded work on hostile payloads', () => {
-  it('reports at most MAX_REPORTED_ERRORS errors plus too_many_errors for 100,000 bad readings, well under a second', async () => {
+  it('reports at most MAX_REPORTED_ERRORS errors plus too_many_errors for 100,000 bad readings (its time: bench/validate.ts, hostile)', async () => {
     const account = example();
     // 5 meters × 20,000 readings (the per-meter cap), every reading malformed.
     const bad = { reading_date: '2026-02-30', reading_value: '1e3', reading_type: 'GUESS', billed: 'yes' };
@@ -12,14 +12,11 @@ describe('bounded work on hostile payloads', () => {
     for (let k = 1; k < 5; k++) {
       account.supply_addresses[0].meter_points[1].meters.push({ ...structuredClone(gasMeter(account)), meter_serial_number: `G${k}` });
     }
-    const started = performance.now();
     const outcome = await check(account);
-    const elapsed = performance.now() - started;
     if (outcome.ok) throw new Error('expected errors');
     expect(outcome.errors).toHaveLength(MAX_REPORTED_ERRORS + 1);
     expect(outcome.errors[MAX_REPORTED_ERRORS]).toMatchObject({ code: 'too_many_errors', attr: 'non_field_errors' });
     expect(outcome.errors[0]).toMatchObject({ code: 'invalid_date', attr: 'supply_addresses.0.meter_points.1.meters.0.reading_history.0.reading_date' });
-    expect(elapsed).toBeLessThan(500);
   });
 
   it('rejects an array beyond its cap with max_length on the array', async () => {

@@ -4,6 +4,7 @@ import { buildReferenceData, DEFAULT_REFERENCE_DATA_ROWS, type ReferenceDataRow 
 import { ReferenceDataCache, type ReferenceDataSource } from '../../../account/referenceDataCache';
 import type { Knex } from 'knex';
 import { errorsOf, example, validator } from './helpers';
+import { eventually } from '../../support/eventually';
 
 describe('reference data', () => {
   it('builds per-fuel tariff sets: a tariff is known only for its fuel', () => {
@@ -67,7 +68,7 @@ describe('ReferenceDataCache', () => {
     await cache.start();
     source.data = [{ kind: 'dunning_path', code: 'new-path' }];
     source.stamp = 'v2';
-    await new Promise((r) => setTimeout(r, 60));
+    await eventually(() => cache.current().dunningPaths.has('new-path'), 10_000, 10);
     expect(cache.current().dunningPaths.has('new-path')).toBe(true);
     await cache.stop();
   });
@@ -80,7 +81,7 @@ describe('ReferenceDataCache', () => {
     source.version = async () => {
       throw new Error('database down');
     };
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => errors.length > 0, 10_000, 10);
     expect(errors.length).toBeGreaterThan(0);
     expect(cache.current().tprs.has('00001')).toBe(true);
     await cache.stop();
