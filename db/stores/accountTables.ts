@@ -242,6 +242,23 @@ export const ACCOUNT_TABLES = {
       debt_repayment_end_date: 'date',
     },
   },
+  payment_instructions: {
+    path: 'payment_instructions',
+    columns: {
+      // The tenant scope: the supplier the account was imported on (computed, not read back).
+      import_supplier: { type: 'text', notNull: true, write: fromInput('importSupplier') },
+      reference: { type: 'text', notNull: true },
+      type: { type: 'text', notNull: true },
+      vendor: { type: 'text', notNull: true },
+      ledger_code: 'text',
+      use_for_scheduled_payments: 'boolean',
+      valid_from: 'date',
+      customer_reference: 'text',
+      instruction_identifier: 'text',
+      sort_code: 'text',
+      bank_account_number: 'text',
+    },
+  },
   notes: { path: 'notes', columns: { created_at: 'timestamptz', body: 'text' } },
   note_documents: { parent: 'notes', path: 'document_paths', columns: { document_path: 'text' } },
   statements: {
