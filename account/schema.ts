@@ -290,6 +290,29 @@ export const PaymentInstructionSchema = obj('PaymentInstruction', {
   bank_account_number: Opt(Text(16)),
 });
 
+/** The platform's PaymentPreference `type` values (its discriminator). */
+export const PAYMENT_PREFERENCE_TYPES = ['ACTIVE_EXISTING', 'ACTIVE_NEW', 'PASSIVE'] as const;
+
+/**
+ * The instruction a preference uses: an existing one at the vendor (ACTIVE_EXISTING: the
+ * platform's ExistingPaymentInstructionReference, `vendor_name` and `vendor_reference`) or one of
+ * the Account's `payment_instructions` by its `instruction_identifier` (ACTIVE_NEW: the platform's
+ * NewPaymentInstructionReference). One object with the fields of both; rules/paymentInstructions.ts
+ * holds each type to its own (the platform's oneOf by `type`).
+ */
+export const InstructionReferenceParamsSchema = obj('InstructionReferenceParams', {
+  vendor_name: Opt(Enum(PAYMENT_INSTRUCTION_VENDORS)),
+  vendor_reference: Opt(Code(512)),
+  instruction_identifier: Opt(Code(128)),
+});
+
+/** The platform's PaymentPreference: how a ledger of the account pays (PASSIVE: no instruction). */
+export const PaymentPreferenceSchema = obj('PaymentPreference', {
+  type: Enum(PAYMENT_PREFERENCE_TYPES),
+  ledger_identifier: Code(128),
+  instruction_reference_params: Opt(InstructionReferenceParamsSchema),
+});
+
 export const ReferenceSchema = obj('Reference', {
   namespace: Code(64),
   value: Code(255),
@@ -365,6 +388,9 @@ export const AccountSchema = obj('Account', {
   last_billed_to_date: Opt(DateStr()),
   payment_schedules: Opt(arr(PaymentScheduleSchema, LIMITS.records)),
   payment_instructions: Opt(arr(PaymentInstructionSchema, 1)),
+  payment_preferences: Opt(arr(PaymentPreferenceSchema, LIMITS.ledgers)),
+  // Deprecated by the platform (its payment_instructions.reference): the active Direct Debit instruction's reference.
+  dd_reference: Opt(Code(512)),
   references: Opt(arr(ReferenceSchema, LIMITS.records)),
   notes: Opt(arr(NoteSchema, LIMITS.records)),
   statements: Opt(arr(StatementSchema, LIMITS.records)),
@@ -405,6 +431,7 @@ export type Ledger = Static<typeof LedgerSchema>;
 export type Transaction = Static<typeof TransactionSchema>;
 export type PaymentSchedule = Static<typeof PaymentScheduleSchema>;
 export type PaymentInstruction = Static<typeof PaymentInstructionSchema>;
+export type PaymentPreference = Static<typeof PaymentPreferenceSchema>;
 export type Reference = Static<typeof ReferenceSchema>;
 export type Note = Static<typeof NoteSchema>;
 export type Statement = Static<typeof StatementSchema>;

@@ -47,9 +47,46 @@ export function checkBankDetails(instruction: BankDetailsInput, attr: string, is
   }
 }
 
-/** The Account's payment instructions: the bank details of each (at most one: the schema's maxItems). */
+/**
+ * The Account's payment instructions and preferences. Instructions: the bank details of each (at
+ * most one: the schema's maxItems), and `instruction_identifier` unique. Preferences, the
+ * platform's oneOf by `type`: ACTIVE_EXISTING names the vendor's mandate (`vendor_name` and
+ * `vendor_reference`, nothing else), ACTIVE_NEW one of the Account's instructions by its
+ * `instruction_identifier` (nothing else), PASSIVE no instruction; one preference per
+ * `ledger_identifier`. Codes (docs/api.md): payment_preference_params_required,
+ * payment_preference_params_not_allowed, payment_instruction_identifier_not_found,
+ * duplicate_payment_preference_ledger, duplicate_instruction_identifier.
+ */
 export function checkPaymentInstructions(ctx: RuleContext): void {
+  const identifiers = new Set<string>();
   for (const [instruction, attr] of okItems(ctx, ctx.account.payment_instructions, 'payment_instructions')) {
     checkBankDetails(instruction, attr, ctx.errors);
+    const id = instruction.instruction_identifier;
+    if (id === undefined) continue;
+    if (identifiers.has(id)) ctx.errors.add('duplicate_instruction_identifier', `${attr}.instruction_identifier`, `instruction_identifier ${id} is given twice.`);
+    identifiers.add(id);
+  }
+  const ledgers = new Set<string>();
+  for (const [preference, attr] of okItems(ctx, ctx.account.payment_preferences, 'payment_preferences')) {
+    if (ledgers.has(preference.ledger_identifier)) ctx.errors.add('duplicate_payment_preference_ledger', `${attr}.ledger_identifier`, 'A ledger has one payment preference.');
+    ledgers.add(preference.ledger_identifier);
+    const params = preference.instruction_reference_params;
+    const at = `${attr}.instruction_reference_params`;
+    const given = (field: 'vendor_name' | 'vendor_reference' | 'instruction_identifier') => params?.[field] !== undefined;
+    const notAllowed = (fields: readonly ('vendor_name' | 'vendor_reference' | 'instruction_identifier')[]) => {
+      for (const f of fields) if (given(f)) ctx.errors.add('payment_preference_params_not_allowed', `${at}.${f}`, `A ${preference.type} preference does not take ${f}.`);
+    };
+    if (preference.type === 'PASSIVE') {
+      if (params !== undefined) ctx.errors.add('payment_preference_params_not_allowed', at, 'A PASSIVE preference uses no instruction.');
+    } else if (preference.type === 'ACTIVE_EXISTING') {
+      for (const f of ['vendor_name', 'vendor_reference'] as const) if (!given(f)) ctx.errors.add('payment_preference_params_required', `${at}.${f}`, `An ACTIVE_EXISTING preference names the vendor's mandate: ${f} is required.`);
+      notAllowed(['instruction_identifier']);
+    } else {
+      if (!given('instruction_identifier')) ctx.errors.add('payment_preference_params_required', `${at}.instruction_identifier`, 'An ACTIVE_NEW preference names one of the payment_instructions by its instruction_identifier.');
+      else if (!identifiers.has(params!.instruction_identifier!)) {
+        ctx.errors.add('payment_instruction_identifier_not_found', `${at}.instruction_identifier`, 'No payment instruction of the account has this instruction_identifier.');
+      }
+      notAllowed(['vendor_name', 'vendor_reference']);
+    }
   }
 }

@@ -85,6 +85,8 @@ export const ACCOUNT_TABLES = {
       // Platform fields (db/migrations/0009_platform_import_surface.ts).
       unknown_occupier: 'boolean',
       operations_team_name: 'text',
+      // Deprecated by the platform (db/migrations/0018_payment_instructions.ts).
+      dd_reference: 'text',
     },
   },
   account_users: {
@@ -257,6 +259,16 @@ export const ACCOUNT_TABLES = {
       instruction_identifier: 'text',
       sort_code: 'text',
       bank_account_number: 'text',
+    },
+  },
+  payment_preferences: {
+    path: 'payment_preferences',
+    columns: {
+      type: { type: 'text', notNull: true },
+      ledger_identifier: { type: 'text', notNull: true },
+      vendor_name: { type: 'text', field: 'instruction_reference_params.vendor_name' },
+      vendor_reference: { type: 'text', field: 'instruction_reference_params.vendor_reference' },
+      instruction_identifier: { type: 'text', field: 'instruction_reference_params.instruction_identifier' },
     },
   },
   notes: { path: 'notes', columns: { created_at: 'timestamptz', body: 'text' } },

@@ -115,6 +115,12 @@ describe('account store', () => {
     account.payment_instructions = [
       { reference: 'MANDATE-1', type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_PTX', ledger_code: 'MAIN', use_for_scheduled_payments: false, valid_from: '2026-01-01', customer_reference: '', instruction_identifier: 'PI-1', sort_code: '089999', bank_account_number: '66374958' },
     ];
+    account.payment_preferences = [
+      { type: 'ACTIVE_NEW', ledger_identifier: 'MAIN', instruction_reference_params: { instruction_identifier: 'PI-1' } },
+      { type: 'ACTIVE_EXISTING', ledger_identifier: 'SECOND', instruction_reference_params: { vendor_name: 'STRIPE', vendor_reference: 'seti_123' } },
+      { type: 'PASSIVE', ledger_identifier: 'THIRD' },
+    ];
+    account.dd_reference = 'MANDATE-1';
     account.debts = [
       {
         agency_name: 'Collect & Co',

@@ -427,7 +427,7 @@ describe('platform clients work unchanged: every error in the shape the platform
   });
 
   it('lists the platform Account fields it does not import, first level each', () => {
-    expect(PLATFORM_ONLY_FIELDS).toEqual(expect.arrayContaining(['consents', 'payment_preferences', 'business', 'complaints', 'payment_plans', 'customers.*.consents']));
+    expect(PLATFORM_ONLY_FIELDS).toEqual(expect.arrayContaining(['consents', 'payment_promises', 'business', 'complaints', 'payment_plans', 'customers.*.consents']));
     // A field this service imports is never in the list.
     expect(PLATFORM_ONLY_FIELDS).not.toContain('customers');
     expect(PLATFORM_ONLY_FIELDS).not.toContain('import_supplier');

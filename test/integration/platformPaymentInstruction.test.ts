@@ -147,19 +147,51 @@ describe('payment instructions on the real servers', () => {
 
   it("imports an Account's own payment instruction (v2 create), read back and digested; a second one is refused", async () => {
     const external = s.ext('PI-ACCOUNT');
-    const payment_instructions = [{ reference: 'ACC-MANDATE', type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_GLOBAL_PAYMENTS_HUB', customer_reference: 'CUST-1', ...GOOD }];
-    const account = { ...uniqueAccount(external), payment_instructions };
+    const payment_instructions = [{ reference: 'ACC-MANDATE', type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_GLOBAL_PAYMENTS_HUB', customer_reference: 'CUST-1', instruction_identifier: 'PI-1', ...GOOD }];
+    const payment_preferences = [
+      { type: 'ACTIVE_NEW', ledger_identifier: 'MAIN', instruction_reference_params: { instruction_identifier: 'PI-1' } },
+      { type: 'ACTIVE_EXISTING', ledger_identifier: 'SECOND', instruction_reference_params: { vendor_name: 'STRIPE', vendor_reference: 'seti_1' } },
+      { type: 'PASSIVE', ledger_identifier: 'THIRD' },
+    ];
+    const account = { ...uniqueAccount(external), payment_instructions, payment_preferences, dd_reference: 'ACC-MANDATE' };
     expect((await s.request().post('/v2/data-import/accounts/').send(account)).status).toBe(201);
     await eventually(async () => ((await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/`)).body.status === 'PROCESSED' ? true : undefined), 60_000);
     const back = await readBack(external);
-    expect(back.payment_instructions).toEqual(payment_instructions);
+    expect([back.payment_instructions, back.payment_preferences, back.dd_reference]).toEqual([payment_instructions, payment_preferences, 'ACC-MANDATE']);
     expect(await digestOf(external)).toBe(accountDigest(account));
     const second = await post(instruction(external));
     expect([second.status, second.body.code]).toEqual([400, 'account_has_active_instruction']);
-    const two = await s.request().post('/v2/data-import/accounts/validate/').send({ ...uniqueAccount(s.ext('PI-TWO')), payment_instructions: [...payment_instructions, { ...payment_instructions[0], reference: 'B' }] });
+    const two = await s.request().post('/v2/data-import/accounts/validate/').send({ ...uniqueAccount(s.ext('PI-TWO')), payment_instructions: [...payment_instructions, { ...payment_instructions[0], reference: 'B', instruction_identifier: 'PI-2' }] });
     expect(two.status).toBe(400);
     expect(two.body.errors).toEqual([expect.objectContaining({ code: 'max_length', attr: 'payment_instructions' })]);
     const modulus = await s.request().post('/v2/data-import/accounts/validate/').send({ ...uniqueAccount(s.ext('PI-MOD')), payment_instructions: [{ ...payment_instructions[0], ...BAD_MODULUS }] });
     expect(modulus.body.errors).toEqual([expect.objectContaining({ code: 'bank_details_failed_modulus_check', attr: 'payment_instructions.0.bank_account_number' })]);
+  });
+
+  it("holds the Account's payment preferences to the platform's types: each type its own params, identifiers found, one per ledger", async () => {
+    const res = await s.request().post('/v2/data-import/accounts/validate/').send({
+      ...uniqueAccount(s.ext('PI-PREFS')),
+      payment_instructions: [{ reference: 'M', type: 'CARD', vendor: 'STRIPE', instruction_identifier: 'PI-1' }],
+      payment_preferences: [
+        { type: 'ACTIVE_NEW', ledger_identifier: 'A', instruction_reference_params: { instruction_identifier: 'PI-9' } },
+        { type: 'ACTIVE_EXISTING', ledger_identifier: 'B', instruction_reference_params: { vendor_name: 'STRIPE', instruction_identifier: 'PI-1' } },
+        { type: 'PASSIVE', ledger_identifier: 'C', instruction_reference_params: {} },
+        { type: 'ACTIVE_NEW', ledger_identifier: 'A', instruction_reference_params: { instruction_identifier: 'PI-1' } },
+        { type: 'SOMETIMES', ledger_identifier: 'D' },
+      ],
+      dd_reference: '',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { code: string; attr: string }) => `${e.attr}:${e.code}`).sort()).toEqual(
+      [
+        'dd_reference:blank',
+        'payment_preferences.4.type:invalid_choice',
+        'payment_preferences.0.instruction_reference_params.instruction_identifier:payment_instruction_identifier_not_found',
+        'payment_preferences.1.instruction_reference_params.vendor_reference:payment_preference_params_required',
+        'payment_preferences.1.instruction_reference_params.instruction_identifier:payment_preference_params_not_allowed',
+        'payment_preferences.2.instruction_reference_params:payment_preference_params_not_allowed',
+        'payment_preferences.3.ledger_identifier:duplicate_payment_preference_ledger',
+      ].sort(),
+    );
   });
 });

@@ -44,6 +44,7 @@ function edgeCases(): Json[] {
   empty.debts = [];
   empty.payment_schedules = [];
   empty.payment_instructions = [];
+  empty.payment_preferences = [];
   empty.references = [];
   empty.unknown_occupier = null;
   for (const sa of empty.supply_addresses) {
@@ -76,6 +77,11 @@ function edgeCases(): Json[] {
   full.payment_instructions = [
     { reference: `MANDATE-${RUN}`, type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_PTX', ledger_code: 'MAIN', use_for_scheduled_payments: true, valid_from: '2025-01-01', customer_reference: 'CUST-Ω', instruction_identifier: 'PI-1', sort_code: '089999', bank_account_number: '66374958' },
   ];
+  full.payment_preferences = [
+    { type: 'ACTIVE_NEW', ledger_identifier: 'MAIN', instruction_reference_params: { instruction_identifier: 'PI-1' } },
+    { type: 'PASSIVE', ledger_identifier: 'OTHER' },
+  ];
+  full.dd_reference = `MANDATE-${RUN}`;
   full.metadata = [
     { key: 'nested', value: { z: null, a: [], deep: { b: [1, 2.5, 'x'], a: true }, 'ü': 'ünïcödé' } },
     { key: 'empty', value: {} },
