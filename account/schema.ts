@@ -80,6 +80,9 @@ export const TRANSACTION_TYPES = ['PAYMENT', 'REPAYMENT', 'CREDIT', 'CHARGE'] as
 export const PAYMENT_TYPES = ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT', 'PAYZONE', 'POST_OFFICE'] as const;
 export const PAYMENT_FREQUENCIES = ['WEEKLY', 'FORTNIGHTLY', 'MONTHLY', 'QUARTERLY'] as const;
 export const PAYMENT_MEANS = ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT'] as const;
+/** The platform's PaymentInstruction `type` and `vendor` value sets. */
+export const PAYMENT_INSTRUCTION_TYPES = ['BPAY', 'CARD', 'CUSTOM', 'DIRECT_DEBIT', 'GMO_REFUND', 'PAYMENT_SLIP'] as const;
+export const PAYMENT_INSTRUCTION_VENDORS = ['STRIPE', 'BOTTOMLINE_GLOBAL_PAYMENTS_HUB', 'BOTTOMLINE_PTX', 'BOTTOMLINE_PTX_BATCHED'] as const;
 export const WHD_ACCOUNT_TYPES = ['CREDIT', 'PREPAY'] as const;
 export const WHD_GROUPS = ['CORE', 'CORE_GROUP_1', 'CORE_GROUP_2', 'BROADER'] as const;
 
@@ -266,6 +269,50 @@ export const PaymentScheduleSchema = obj('PaymentSchedule', {
   debt_repayment_end_date: Opt(DateStr()),
 });
 
+/**
+ * A payment instruction (a Direct Debit mandate, a card…): the platform's PaymentInstruction, with
+ * this service's optional bank details of a Direct Debit (`sort_code`, `bank_account_number`,
+ * format- and modulus-checked: rules/paymentInstructions.ts). `reference` is held to 128
+ * characters (the platform takes 512 but answers at most 128 in its CreatePaymentInstruction
+ * answers). One per account: every stored instruction is active, and an account has at most one
+ * active instruction (the platform's "Account already has an active instruction").
+ */
+export const PaymentInstructionSchema = obj('PaymentInstruction', {
+  reference: Code(128),
+  type: Enum(PAYMENT_INSTRUCTION_TYPES),
+  vendor: Enum(PAYMENT_INSTRUCTION_VENDORS),
+  ledger_code: Opt(Code(64)),
+  use_for_scheduled_payments: Opt(Type.Boolean()),
+  valid_from: Opt(DateStr()),
+  customer_reference: Opt(Text(512)),
+  instruction_identifier: Opt(Code(128)),
+  sort_code: Opt(Text(16)),
+  bank_account_number: Opt(Text(16)),
+});
+
+/** The platform's PaymentPreference `type` values (its discriminator). */
+export const PAYMENT_PREFERENCE_TYPES = ['ACTIVE_EXISTING', 'ACTIVE_NEW', 'PASSIVE'] as const;
+
+/**
+ * The instruction a preference uses: an existing one at the vendor (ACTIVE_EXISTING: the
+ * platform's ExistingPaymentInstructionReference, `vendor_name` and `vendor_reference`) or one of
+ * the Account's `payment_instructions` by its `instruction_identifier` (ACTIVE_NEW: the platform's
+ * NewPaymentInstructionReference). One object with the fields of both; rules/paymentInstructions.ts
+ * holds each type to its own (the platform's oneOf by `type`).
+ */
+export const InstructionReferenceParamsSchema = obj('InstructionReferenceParams', {
+  vendor_name: Opt(Enum(PAYMENT_INSTRUCTION_VENDORS)),
+  vendor_reference: Opt(Code(512)),
+  instruction_identifier: Opt(Code(128)),
+});
+
+/** The platform's PaymentPreference: how a ledger of the account pays (PASSIVE: no instruction). */
+export const PaymentPreferenceSchema = obj('PaymentPreference', {
+  type: Enum(PAYMENT_PREFERENCE_TYPES),
+  ledger_identifier: Code(128),
+  instruction_reference_params: Opt(InstructionReferenceParamsSchema),
+});
+
 export const ReferenceSchema = obj('Reference', {
   namespace: Code(64),
   value: Code(255),
@@ -340,6 +387,10 @@ export const AccountSchema = obj('Account', {
   ledgers: Opt(arr(LedgerSchema, LIMITS.ledgers)),
   last_billed_to_date: Opt(DateStr()),
   payment_schedules: Opt(arr(PaymentScheduleSchema, LIMITS.records)),
+  payment_instructions: Opt(arr(PaymentInstructionSchema, 1)),
+  payment_preferences: Opt(arr(PaymentPreferenceSchema, LIMITS.ledgers)),
+  // Deprecated by the platform (its payment_instructions.reference): the active Direct Debit instruction's reference.
+  dd_reference: Opt(Code(512)),
   references: Opt(arr(ReferenceSchema, LIMITS.records)),
   notes: Opt(arr(NoteSchema, LIMITS.records)),
   statements: Opt(arr(StatementSchema, LIMITS.records)),
@@ -379,6 +430,8 @@ export type Aq = Static<typeof AqSchema>;
 export type Ledger = Static<typeof LedgerSchema>;
 export type Transaction = Static<typeof TransactionSchema>;
 export type PaymentSchedule = Static<typeof PaymentScheduleSchema>;
+export type PaymentInstruction = Static<typeof PaymentInstructionSchema>;
+export type PaymentPreference = Static<typeof PaymentPreferenceSchema>;
 export type Reference = Static<typeof ReferenceSchema>;
 export type Note = Static<typeof NoteSchema>;
 export type Statement = Static<typeof StatementSchema>;

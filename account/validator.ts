@@ -10,6 +10,7 @@ import { checkCustomers } from './rules/customers';
 import { checkLedgers } from './rules/ledgers';
 import { checkMeterPoints } from './rules/meterPoints';
 import { checkMisc, type DocumentRef } from './rules/misc';
+import { checkPaymentInstructions } from './rules/paymentInstructions';
 import { checkPaymentSchedules } from './rules/paymentSchedules';
 import { checkReferenceData } from './rules/reference';
 import { checkSupplyAddresses } from './rules/supplyAddresses';
@@ -120,6 +121,7 @@ export function createAccountValidator(deps: ValidatorDeps): AccountValidator {
       checkMeterPoints(ctx);
       checkLedgers(ctx);
       checkPaymentSchedules(ctx);
+      checkPaymentInstructions(ctx);
       const documents = checkMisc(ctx, supplier?.documentRoot ?? '');
       checkReferenceData(ctx);
 

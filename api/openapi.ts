@@ -179,6 +179,24 @@ function responseSchemas() {
       codesOf('validation_error', 'parse_error', 'invalid', 'import_supplier_migration_not_ongoing'),
       "The platform's NonFieldErrors: `non_field_errors` lists one message per issue (`<attr>: <detail>`), or the error's detail; `code` is ours and stable; `errors` lists the issues when there are any.",
     ),
+    PaymentInstructionError: {
+      type: 'object',
+      description:
+        "The platform's CreatePaymentInstructionError, with our `code` and, when there are issues, `errors`. `external_account_number`, `import_supplier` and `reference` repeat the request's (the empty string where it gave none usable: an unreadable body, a missing or over-long value).",
+      required: ['error_detail', 'external_account_number', 'import_supplier', 'reference', 'code'],
+      additionalProperties: false,
+      properties: {
+        error_detail: { type: 'string', description: 'What failed (with each issue when there are any); wording may change.' },
+        external_account_number: { type: 'string', maxLength: 128 },
+        import_supplier: { type: 'string', maxLength: 64 },
+        reference: { type: 'string', maxLength: 128 },
+        code: {
+          type: 'string',
+          enum: codesOf('validation_error', 'parse_error', 'invalid', 'import_process_does_not_exist', 'account_not_found', 'import_supplier_migration_not_ongoing', 'account_has_active_instruction'),
+        },
+        errors: { type: 'array', minItems: 1, items: ref('Issue') },
+      },
+    },
     V1AccountErrors: nonFieldErrors(
       codesOf('account_failed_validation', 'import_process_failed_validation', 'import_process_does_not_exist', 'import_supplier_migration_not_ongoing', 'validation_error', 'parse_error', 'invalid'),
       "The platform's DRFError, as the top-ups' NonFieldErrors: `non_field_errors` lists one message per issue (`<attr>: <detail>`), or the error's detail; `code` is ours and stable; `errors` lists the issues (codes of docs/spec/RULES.md) when there are any.",

@@ -12,6 +12,8 @@ export const ERROR_CODES = {
   import_process_does_not_exist: 400,
   import_supplier_migration_not_ongoing: 400,
   validation_error: 400,
+  account_not_found: 400,
+  account_has_active_instruction: 400,
   not_authenticated: 401,
   authentication_failed: 401,
   not_found: 404,

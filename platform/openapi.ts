@@ -1,5 +1,5 @@
 import { MAX_PAGE } from './listing/params';
-import { ProcessRequestSchema } from './accountImport/schemas';
+import { PaymentInstructionRequestSchema, ProcessRequestSchema } from './accountImport/schemas';
 import { TRANSFER_STATUSES } from './accountImport/transferStatus';
 import { METER_POINT_STATUSES } from './meterPointStatuses/statuses';
 import { HistoricalStatementsRequestSchema, NotesRequestSchema, TopUpNoteSchema, TopUpStatementSchema, TopUpTransactionSchema, TransactionsRequestSchema } from './topUps/schemas';
@@ -55,6 +55,18 @@ export function platformSchemas(account: Record<string, unknown>) {
     ProcessStarted: accountOfImport(
       "The platform's ProcessAccountImportProcessCreation as this service answers it: the import is scheduled (a durable workflow creates the account, as after a v2 create), so there is no account number yet; the transfer status gives it once COMPLETED.",
     ),
+    PaymentInstructionRequest: plain(PaymentInstructionRequestSchema),
+    PaymentInstructionCreated: {
+      type: 'object',
+      description: "The platform's CreatePaymentInstructionResponse.",
+      required: ['kraken_account_number', 'account_number', 'reference'],
+      additionalProperties: false,
+      properties: {
+        kraken_account_number: { type: 'string', maxLength: 128, description: 'The platform account number of the account.' },
+        account_number: { type: 'string', maxLength: 128, description: "The platform's copy of kraken_account_number." },
+        reference: { type: 'string', maxLength: 128, description: 'The mandate reference stored (reference, or the deprecated instruction_reference).' },
+      },
+    },
     AccountTransferStatus: {
       type: 'object',
       description: "The platform's AccountTransferStatus, with the meter points' registration statuses beside it.",
@@ -296,6 +308,25 @@ export function platformPaths(h: OpenApiHelpers): Record<string, unknown> {
         '400': h.json(h.ref('QueryValidationFailed'), 'An unknown query parameter (`validation_error`).'),
         '404': h.json(h.ref('NotFound'), 'No import process for the supplier and number, or the supplier is outside your grant.'),
         ...h.common(false),
+      },
+    },
+  };
+  paths['/v1/data-import/payment-instruction/create/'] = {
+    post: {
+      operationId: 'createPaymentInstruction',
+      tags: ['platform'],
+      summary: "Add a payment instruction (a Direct Debit mandate, a card…) to an imported account.",
+      description:
+        "Stored with the account (it reads back as the Account's `payment_instructions` and is covered by its digest). An account has at most one active instruction, and every stored one is active; sending the same instruction again answers 201 as the first time. A DIRECT_DEBIT instruction may carry the bank account's `sort_code` and `bank_account_number` (this service's addition), format- and modulus-checked. No event is published: the events catalogue has none for a payment instruction.",
+      security: h.security,
+      requestBody: { required: true, content: { 'application/json': { schema: h.ref('PaymentInstructionRequest') } } },
+      responses: {
+        '201': h.json(h.ref('PaymentInstructionCreated'), 'Stored (or the same instruction was stored before).'),
+        '400': h.json(
+          h.ref('PaymentInstructionError'),
+          "In the platform's CreatePaymentInstructionError shape: a body of the wrong shape (`validation_error`, `errors` listing the issues: codes of docs/spec/RULES.md and mutually_exclusive_field_required, invalid_sort_code, invalid_bank_account_number, bank_details_incomplete, bank_details_not_direct_debit, bank_details_failed_modulus_check), an unreadable body (`parse_error`), no import for the supplier and number (`import_process_does_not_exist`; a supplier outside your grant too), an import without its account yet (`account_not_found`), a supplier that is Paused or Complete (`import_supplier_migration_not_ongoing`), or another active instruction (`account_has_active_instruction`).",
+        ),
+        ...h.common(true),
       },
     },
   };

@@ -85,6 +85,8 @@ export const ACCOUNT_TABLES = {
       // Platform fields (db/migrations/0009_platform_import_surface.ts).
       unknown_occupier: 'boolean',
       operations_team_name: 'text',
+      // Deprecated by the platform (db/migrations/0018_payment_instructions.ts).
+      dd_reference: 'text',
     },
   },
   account_users: {
@@ -240,6 +242,33 @@ export const ACCOUNT_TABLES = {
       is_debt_repayment_plan: 'boolean',
       debt_repayment_element: 'text',
       debt_repayment_end_date: 'date',
+    },
+  },
+  payment_instructions: {
+    path: 'payment_instructions',
+    columns: {
+      // The tenant scope: the supplier the account was imported on (computed, not read back).
+      import_supplier: { type: 'text', notNull: true, write: fromInput('importSupplier') },
+      reference: { type: 'text', notNull: true },
+      type: { type: 'text', notNull: true },
+      vendor: { type: 'text', notNull: true },
+      ledger_code: 'text',
+      use_for_scheduled_payments: 'boolean',
+      valid_from: 'date',
+      customer_reference: 'text',
+      instruction_identifier: 'text',
+      sort_code: 'text',
+      bank_account_number: 'text',
+    },
+  },
+  payment_preferences: {
+    path: 'payment_preferences',
+    columns: {
+      type: { type: 'text', notNull: true },
+      ledger_identifier: { type: 'text', notNull: true },
+      vendor_name: { type: 'text', field: 'instruction_reference_params.vendor_name' },
+      vendor_reference: { type: 'text', field: 'instruction_reference_params.vendor_reference' },
+      instruction_identifier: { type: 'text', field: 'instruction_reference_params.instruction_identifier' },
     },
   },
   notes: { path: 'notes', columns: { created_at: 'timestamptz', body: 'text' } },

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { AlreadyImportedError, HttpError, ShapedError } from '../errors';
 import { answerFor } from './errors';
 
@@ -9,7 +9,7 @@ import { answerFor } from './errors';
  * the platform's shapes all leave room for more keys. Statuses the platform documents no body for
  * (401, 405, 413, 415, 429, 503) keep the service's own `{detail, code}`.
  */
-export type ErrorBodyShape = (e: HttpError) => unknown;
+export type ErrorBodyShape = (e: HttpError, ctx?: Context) => unknown;
 
 /** The per-field issues an error carries (`errors: [{detail, code, attr}]`), or none. */
 function issuesOf(e: HttpError): { detail: string; code: string; attr: string }[] {
@@ -71,7 +71,7 @@ export function errorShape(shape: ErrorBodyShape): Middleware {
     } catch (err) {
       const e = answerFor(err, ctx.method);
       if (e.code === 'internal_error' || e instanceof ShapedError) throw err;
-      throw new ShapedError(e, shape(e));
+      throw new ShapedError(e, shape(e, ctx));
     }
   };
 }

@@ -19,6 +19,7 @@ import { callerValidator } from '../../suppliers/databaseValidator';
 import { bodyChecker } from '../topUps/validate';
 import { rejectQueryParameters } from '../noQuery';
 import { type ProcessRequestBody, ProcessRequestSchema } from './schemas';
+import { checkPaymentInstructionBody, createPaymentInstruction, paymentInstructionErrorBody } from './paymentInstruction';
 import { accountTransferStatus } from './transferStatus';
 
 const checkProcessBody = bodyChecker<ProcessRequestBody>(ProcessRequestSchema, () => undefined);
@@ -37,7 +38,8 @@ export interface AccountImportRouteDeps extends RouteDeps {
 
 /**
  * The platform's v1 account import operations (docs/api.md, "Staged imports"): validate-account,
- * the staged import (create-or-update, then process) and the transfer status. Staging and
+ * the staged import (create-or-update, then process), the transfer status and the payment
+ * instruction of an imported account (paymentInstruction.ts). Staging and
  * processing go through the import service (imports/staging.ts): the same validation, row lock,
  * run, workflow start and sweeper as a v2 create. Same authentication and grants as every
  * operation: another organisation's supplier is an unknown one.
@@ -80,6 +82,15 @@ export function accountImportRouter(deps: AccountImportRouteDeps): Router {
     // Scheduled, as a v2 create: the account number follows with the transfer status (COMPLETED).
     ctx.status = 201;
     ctx.body = answerOf(process, warnings);
+  });
+
+  // The platform's CreatePaymentInstructionError for every 400 of this one, the body's own too.
+  r.post('/payment-instruction/create/', errorShape(paymentInstructionErrorBody), jsonBody(deps.config.http.bodyLimitBytes, { budget: deps.bodyBudget }), async (ctx) => {
+    assertObject(ctx.request.body);
+    const b = checkPaymentInstructionBody(ctx.request.body);
+    ctx.state.logContext = { importSupplier: b.import_supplier, externalAccountNumber: b.external_account_number };
+    ctx.status = 201;
+    ctx.body = await createPaymentInstruction(deps.db, ctx, b);
   });
 
   r.get('/account-transfer-status/:supplier/:external/', async (ctx) => {

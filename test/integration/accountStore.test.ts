@@ -112,6 +112,15 @@ describe('account store', () => {
       debt_repayment_end_date: '2027-06-01',
     });
     account.dunning_path = { path_name: 'standard-domestic', start_date: '2026-11-01' };
+    account.payment_instructions = [
+      { reference: 'MANDATE-1', type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_PTX', ledger_code: 'MAIN', use_for_scheduled_payments: false, valid_from: '2026-01-01', customer_reference: '', instruction_identifier: 'PI-1', sort_code: '089999', bank_account_number: '66374958' },
+    ];
+    account.payment_preferences = [
+      { type: 'ACTIVE_NEW', ledger_identifier: 'MAIN', instruction_reference_params: { instruction_identifier: 'PI-1' } },
+      { type: 'ACTIVE_EXISTING', ledger_identifier: 'SECOND', instruction_reference_params: { vendor_name: 'STRIPE', vendor_reference: 'seti_123' } },
+      { type: 'PASSIVE', ledger_identifier: 'THIRD' },
+    ];
+    account.dd_reference = 'MANDATE-1';
     account.debts = [
       {
         agency_name: 'Collect & Co',

@@ -36,6 +36,7 @@ describe('bad input on every endpoint', () => {
     { method: 'post', path: '/v1/data-import/account-import-process/create-or-update/', json: true, invalid: 'account_failed_validation' },
     { method: 'post', path: '/v1/data-import/account-import-process/process/', json: true, invalid: 'validation_error' },
     { method: 'get', path: '/v1/data-import/account-transfer-status/DEMO_ENERGY/X-1/', json: false },
+    { method: 'post', path: '/v1/data-import/payment-instruction/create/', json: true, invalid: 'validation_error' },
   ];
 
   function expectCleanError(res: request.Response, status: number, code: string) {

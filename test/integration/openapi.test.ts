@@ -103,6 +103,7 @@ describe('the OpenAPI document', () => {
         'POST /v1/data-import/account-import-process/create-or-update/',
         'POST /v1/data-import/account-import-process/process/',
         'GET /v1/data-import/account-transfer-status/{import_supplier_code}/{external_account_number}/',
+        'POST /v1/data-import/payment-instruction/create/',
         'POST /v1/graphql/',
         'GET /healthz',
         'GET /readyz',

@@ -7,6 +7,8 @@ import { createOrganisation, grantSupplier, issueApiKey } from '../../auth/store
 import { createSupplier } from '../../suppliers/store';
 import { PLATFORM_ONLY_FIELDS } from '../../account/platformFields';
 import type { Config } from '../../lib/config';
+import { insertAccount } from '../../db/stores/accountStore';
+import type { Account } from '../../account/schema';
 
 /**
  * Platform clients work unchanged (docs/platform-compatibility.md): the operations this service
@@ -85,6 +87,18 @@ const PLATFORM = {
     type: 'object',
     required: ['external_account_number', 'kraken_account_number', 'non_field_errors'],
     properties: { external_account_number: { type: 'string', maxLength: 128 }, kraken_account_number: { type: 'string', maxLength: 128 }, non_field_errors: { type: 'array', items: { type: 'string' } } },
+  },
+  /** CreatePaymentInstructionError: the payment instruction's 400 (its tenant copy enumerates its own supplier codes for import_supplier). */
+  CreatePaymentInstructionError: {
+    type: 'object',
+    required: ['error_detail', 'external_account_number', 'import_supplier', 'reference'],
+    properties: { error_detail: { type: 'string' }, external_account_number: { type: 'string' }, import_supplier: { type: 'string' }, reference: { type: 'string', maxLength: 128 } },
+  },
+  /** CreatePaymentInstructionResponse: the payment instruction's 201. */
+  CreatePaymentInstructionResponse: {
+    type: 'object',
+    required: ['account_number', 'kraken_account_number', 'reference'],
+    properties: { account_number: { type: 'string', maxLength: 128 }, kraken_account_number: { type: 'string', maxLength: 128 }, reference: { type: 'string', maxLength: 128 } },
   },
   /** AccountNotFoundError: the transfer status' 404. */
   AccountNotFoundError: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
@@ -165,6 +179,15 @@ const OPERATIONS: Operation[] = [
     path: () => '/v1/data-import/account-import-process/process/',
     platform: { 201: 'success', 400: 'BadAccountRequest', 429: 'ErrorResponse' },
     body: processRequest,
+    deliberate: [413],
+  },
+  // The platform also lists a 500 (its payment vendor unreachable): this service calls no vendor and never answers it.
+  {
+    name: 'v1 payment instruction',
+    method: 'post',
+    path: () => '/v1/data-import/payment-instruction/create/',
+    platform: { 201: 'success', 400: 'CreatePaymentInstructionError' },
+    body: (supplier) => ({ import_supplier: supplier, external_account_number: 'CONTRACT-1', type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_PTX', reference: 'MANDATE-1' }),
     deliberate: [413],
   },
   { name: 'v1 transfer status', method: 'get', path: (s) => `/v1/data-import/account-transfer-status/${s}/CONTRACT-1/`, platform: { 200: 'success', 404: 'AccountNotFoundError' }, deliberate: [] },
@@ -339,6 +362,22 @@ describe('platform clients work unchanged: every error in the shape the platform
       }
     });
 
+    it('answers a payment instruction 201, and a second one 400 account_has_active_instruction, in the platform shapes', async () => {
+      const body = { ...uniqueAccount('CONTRACT-PI'), import_supplier: 'DEMO_ENERGY' };
+      expect((await post('account-import-process/create-or-update/', body)).status).toBe(201);
+      // The shape, not the import, is under test here (platformPaymentInstruction.test.ts imports for real).
+      await s.t.db.transaction((trx) => insertAccount(trx, { importSupplier: 'DEMO_ENERGY', externalAccountNumber: 'CONTRACT-PI', accountNumber: 'A-C0FFEE02', account: body as unknown as Account }));
+      const instruction = { import_supplier: 'DEMO_ENERGY', external_account_number: 'CONTRACT-PI', type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_PTX', reference: 'MANDATE-1' };
+      const created = await post('payment-instruction/create/', instruction);
+      expect(created.status).toBe(201);
+      valid('CreatePaymentInstructionResponse', created.body);
+      expect(created.body).toEqual({ kraken_account_number: 'A-C0FFEE02', account_number: 'A-C0FFEE02', reference: 'MANDATE-1' });
+      const second = await post('payment-instruction/create/', { ...instruction, reference: 'MANDATE-2' });
+      expect(second.status).toBe(400);
+      valid('CreatePaymentInstructionError', second.body);
+      expect(second.body).toMatchObject({ external_account_number: 'CONTRACT-PI', import_supplier: 'DEMO_ENERGY', reference: 'MANDATE-2', code: 'account_has_active_instruction' });
+    });
+
     it('answers process past the organisation rate limit 429 in the ErrorResponse shape the platform documents for it', async () => {
       const limited = s.appWith({ ...s.config, auth: { ...s.config.auth, rateLimitPerMinute: 1, rateLimitBurst: 1 } } as Config);
       const call = () => request(limited.callback()).post('/v1/data-import/account-import-process/process/').set('Authorization', `Token ${token}`).send(processRequest('DEMO_ENERGY'));
@@ -388,7 +427,7 @@ describe('platform clients work unchanged: every error in the shape the platform
   });
 
   it('lists the platform Account fields it does not import, first level each', () => {
-    expect(PLATFORM_ONLY_FIELDS).toEqual(expect.arrayContaining(['consents', 'payment_preferences', 'business', 'complaints', 'payment_plans', 'customers.*.consents']));
+    expect(PLATFORM_ONLY_FIELDS).toEqual(expect.arrayContaining(['consents', 'payment_promises', 'business', 'complaints', 'payment_plans', 'customers.*.consents']));
     // A field this service imports is never in the list.
     expect(PLATFORM_ONLY_FIELDS).not.toContain('customers');
     expect(PLATFORM_ONLY_FIELDS).not.toContain('import_supplier');

@@ -43,6 +43,8 @@ function edgeCases(): Json[] {
   empty.metadata = [];
   empty.debts = [];
   empty.payment_schedules = [];
+  empty.payment_instructions = [];
+  empty.payment_preferences = [];
   empty.references = [];
   empty.unknown_occupier = null;
   for (const sa of empty.supply_addresses) {
@@ -72,6 +74,14 @@ function edgeCases(): Json[] {
   ];
   full.debts = [{ agency_name: 'Northgate Recoveries', start_date: '2025-01-01', is_insolvent: false, aged_debt: [{ debt_amount: '120.50', due_date: '2025-02-01' }, { debt_amount: '0.01', due_date: '2025-03-01' }] }];
   full.dunning_path = { path_name: 'standard', start_date: '2025-04-01' };
+  full.payment_instructions = [
+    { reference: `MANDATE-${RUN}`, type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_PTX', ledger_code: 'MAIN', use_for_scheduled_payments: true, valid_from: '2025-01-01', customer_reference: 'CUST-Ω', instruction_identifier: 'PI-1', sort_code: '089999', bank_account_number: '66374958' },
+  ];
+  full.payment_preferences = [
+    { type: 'ACTIVE_NEW', ledger_identifier: 'MAIN', instruction_reference_params: { instruction_identifier: 'PI-1' } },
+    { type: 'PASSIVE', ledger_identifier: 'OTHER' },
+  ];
+  full.dd_reference = `MANDATE-${RUN}`;
   full.metadata = [
     { key: 'nested', value: { z: null, a: [], deep: { b: [1, 2.5, 'x'], a: true }, 'ü': 'ünïcödé' } },
     { key: 'empty', value: {} },
@@ -234,6 +244,17 @@ describe('reconcile on the real stack: a migrated book is matched, and tampering
     // Totals: the book has two accounts the platform does not, and one balance differs.
     expect(report.summary.totals.source.accounts - report.summary.totals.platform.accounts).toBe(2);
     expect(report.summary.totals.platform.ledger_balances).not.toBe(report.summary.totals.source.ledger_balances);
+
+    // A value altered in the payment instructions' table names its account too.
+    const full = lines.find((l) => String(l.external_account_number).startsWith('REC-EDGE-FULL-'))!;
+    const fullRow = await s.t.db('accounts').where({ import_supplier: 'DEMO_ENERGY', external_account_number: full.external_account_number }).first();
+    await s.t.db('payment_instructions').where({ account_id: fullRow.id }).update({ sort_code: '089998' });
+    const onlyFull = path.join(dir, 'only-full.ndjson');
+    fs.writeFileSync(onlyFull, `${JSON.stringify(full)}\n`);
+    const tampered = await runReconcile({ input: onlyFull, apiKey: s.apiKey, apiUrl, progress: 'none' });
+    expect(tampered.classes.mismatched).toBe(1);
+    const named = readReport(`${onlyFull}.reconcile`).accounts.find((a) => a.class === 'mismatched')!;
+    expect([named.external_account_number, named.paths]).toEqual([full.external_account_number, [{ path: 'payment_instructions.0.sort_code', source: '089999', platform: '089998' }]]);
 
     // Accounts imported but left out of the book are extra.
     const shorter = path.join(dir, 'shorter.ndjson');
