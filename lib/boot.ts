@@ -15,11 +15,13 @@ export interface Boot {
  * configuration read once (a bad value exits 2 naming the variable), the process's logger, its
  * shutdown hook (which exports the spans still buffered last, when tracing is on: lib/tracing.ts); a start-up failure exits 1 with `describeFailure`'s line on stderr.
  */
-export function bootProcess(name: string, start: (boot: Boot) => Promise<void>, describeFailure: (err: unknown) => string): void {
+export function bootProcess(name: string, start: (boot: Boot) => Promise<void>, describeFailure: (err: unknown) => string, opts: { requires?: (config: Config) => void } = {}): void {
   const run = async (): Promise<void> => {
     let config: Config;
     try {
       config = loadConfig();
+      // The settings this process cannot run without (the API: AUTH_SIGNING_KEY).
+      opts.requires?.(config);
     } catch (err) {
       if (err instanceof ConfigError) {
         process.stderr.write(`configuration error: ${err.message}\n`);

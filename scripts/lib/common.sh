@@ -10,6 +10,35 @@ STOP_ACTIONS=()
 say() { printf '\033[1m[data-import]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[31m[data-import] %s\033[0m\n' "$*" >&2; exit 1; }
 
+# Everything the calling script and what it starts create is 0700 (folders) / 0600 (files) from
+# here on (umask 077), and the data folder $1 — logs with customer data, mails, the Temporal
+# database, keys — is narrowed to this user, what an earlier run left included.
+private_data() { # data_dir
+  umask 077
+  mkdir -p "$1"
+  chmod -R go-rwx "$1" 2>/dev/null || true
+}
+
+# AUTH_SIGNING_KEY, exported (docs/authentication.md, "Signing key"). There is no built-in key:
+# role all generates this install's once into $2 (0600) and reuses it, so tokens stay valid across
+# restarts; role api must be given the deployment's; a worker signs no token.
+ensure_signing_key() { # role key_file
+  [[ -n "${AUTH_SIGNING_KEY:-}" ]] && { export AUTH_SIGNING_KEY; return; }
+  case "$1" in
+    all)
+      if [[ ! -s "$2" ]]; then
+        (umask 077 && node -e 'process.stdout.write(require("node:crypto").randomBytes(48).toString("base64url"))' >"$2")
+        say "generated this install's token signing key: $2 (mode 0600, reused by later runs)"
+      fi
+      chmod 600 "$2"
+      AUTH_SIGNING_KEY="$(cat "$2")"
+      export AUTH_SIGNING_KEY
+      ;;
+    api) die "--role api: set AUTH_SIGNING_KEY to the deployment's token signing key (the same on every API host; generate one with: openssl rand -base64 48). docs/scaling.md, \"Running each role on its own host\"" ;;
+    *) ;;
+  esac
+}
+
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
@@ -128,8 +157,10 @@ start_local_postgres() { # dir
     local user=postgres; id "$user" >/dev/null 2>&1 || user=dataimport
     id "$user" >/dev/null 2>&1 || useradd --system --no-create-home "$user"
     chown -R "$user" "$dir"
-    # The user must be able to reach the data folder.
-    chmod o+x "$ROOT" "$(dirname "$dir")" 2>/dev/null || true
+    # The user must be able to reach the data folder: search (x) on every folder above it, no
+    # listing (scripts/up.sh makes data/ 0700).
+    local up="$(dirname "$dir")"
+    while [[ "$up" == "$ROOT"* ]]; do chmod o+x "$up" 2>/dev/null || true; [[ "$up" == "$ROOT" ]] && break; up="$(dirname "$up")"; done
   fi
   if [[ ! -f "$dir/PG_VERSION" ]]; then
     say "creating a PostgreSQL cluster in $dir"

@@ -164,6 +164,8 @@ async function main(): Promise<number> {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       APP_ENV: 'test',
+      // The run's own key: there is no built-in key (lib/config.ts requireApiSettings).
+      AUTH_SIGNING_KEY: crypto.randomBytes(32).toString('base64url'),
       LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),
