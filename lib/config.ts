@@ -375,6 +375,12 @@ export function loadConfig(env: Env = process.env) {
       rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1),
       /** Default: ten seconds' worth of the per-minute rate may arrive at once. */
       rateLimitBurst: int(env, 'RATE_LIMIT_BURST', Math.max(1, Math.ceil(int(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1) / 6)), 1),
+      /**
+       * The token operation (POST /v1/graphql/): per client address, and per API key or refresh
+       * token sent in the variables, per replica. Each exchange writes a refresh token row.
+       */
+      tokenRateLimitPerMinute: int(env, 'AUTH_TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1),
+      tokenRateLimitBurst: int(env, 'AUTH_TOKEN_RATE_LIMIT_BURST', 30, 1),
       /** How long an API key's revocation state and its organisation's grant may be reused per replica. */
       grantCacheMs: int(env, 'AUTH_GRANT_CACHE_MS', 1000, 0, 60_000),
     },

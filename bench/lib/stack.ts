@@ -270,6 +270,8 @@ export async function startBenchStack(opts: { root?: string; env?: Record<string
       PORT: String(port),
       WORKER_METRICS_PORT: '0',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_TOKEN_RATE_LIMIT_BURST: '100000',
       ...opts.env,
     };
     void metricsPort;

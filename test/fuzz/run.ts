@@ -182,6 +182,9 @@ async function main(): Promise<number> {
       // The fuzzer sends a few thousand calls a minute with one key: the organisation's rate
       // limit (6,000/min, burst 1,000) would turn most of them into 429s and test nothing.
       RATE_LIMIT_PER_MINUTE: '1000000',
+      // Likewise the token operation's limit (per client address): the fuzzer calls it thousands of times.
+      AUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_TOKEN_RATE_LIMIT_BURST: '100000',
     };
     say(`database ${dbName}, stream ${stream}, task queue fuzz-${id}; logs in ${path.relative(ROOT, dir)}/`);
     worker = startService('worker/main.ts', env, path.join(dir, 'worker.log'));

@@ -194,6 +194,20 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
     expect((await call(b.token)).status).toBe(404);
   });
 
+  it('rate limits the token operation per client address: 429 throttled with Retry-After, before any database work', async () => {
+    const limited = await appWith({ tokenRateLimitPerMinute: 1, tokenRateLimitBurst: 2 });
+    const before = Number((await s.t.db('refresh_tokens').count({ n: '*' }))[0]!.n);
+    expect((await gql(limited, { APIKey: keyA.key })).status).toBe(200);
+    expect((await gql(limited, { APIKey: 'dik_unknown' })).status).toBe(200);
+    const res = await gql(limited, { APIKey: keyA.key });
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'throttled' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The refused exchange wrote no refresh token; another app (replica) has its own buckets.
+    expect(Number((await s.t.db('refresh_tokens').count({ n: '*' }))[0]!.n)).toBe(before + 1);
+    expect((await gql(app, { APIKey: keyA.key })).status).toBe(200);
+  });
+
   it('answers 413 payload_too_large for a body over the default 10 MB limit', async () => {
     const { token } = await tokenFor(app, keyA.key);
     const big = JSON.stringify({ ...uniqueAccount('AUTH-BIG'), billing_name: 'x'.repeat(10 * 1024 * 1024) });
