@@ -2,6 +2,7 @@ import { loadConfig, ConfigError, Config } from './config';
 import { createLogger, Logger } from './logger';
 import { onShutdown } from './shutdown';
 import { activeTracing } from './tracing';
+import { redactUrls } from './redact';
 
 export interface Boot {
   config: Config;
@@ -43,7 +44,8 @@ export function bootProcess(name: string, start: (boot: Boot) => Promise<void>, 
     await start({ config, log, onShutdown: (stop, graceMs) => onShutdown(log, stopThenFlush(stop), graceMs) });
   };
   run().catch((err: unknown) => {
-    process.stderr.write(`${describeFailure(err)}\n`);
+    // A connection error may quote a URL of the configuration: its credentials are not printed.
+    process.stderr.write(`${redactUrls(describeFailure(err))}\n`);
     process.exit(1);
   });
 }

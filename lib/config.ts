@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { BUILD_ID_PATTERN } from './buildInfo';
+import { redactUrls } from './redact';
 
 /**
  * Configuration is read once from the environment, validated and frozen.
@@ -13,7 +14,8 @@ export class ConfigError extends Error {
     readonly variable: string,
     message: string,
   ) {
-    super(`${variable}: ${message}`);
+    // A message quoting a value (a URL with its password) never carries the credentials.
+    super(`${variable}: ${redactUrls(message)}`);
     this.name = 'ConfigError';
   }
 }

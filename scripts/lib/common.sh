@@ -39,6 +39,11 @@ ensure_signing_key() { # role key_file
   esac
 }
 
+# A URL fit to print: its password (and the token of nats://token@host) as *** (lib/redact.ts).
+redact_url() { # url
+  printf '%s' "$1" | sed -E -e 's#(://[^:/@?\#[:space:]]*):[^@/?\#[:space:]]*@#\1:***@#g' -e 's#((nats|tls|wss?)://)[^:/@?\#[:space:]]+@#\1***@#g'
+}
+
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
@@ -184,7 +189,7 @@ start_local_postgres() { # dir
 ensure_postgres() { # force_local data_dir
   if [[ "$1" != 1 && -n "${DATABASE_URL:-}" ]]; then
     pg_answers "$DATABASE_URL" || pg_answers "$(echo "$DATABASE_URL" | sed -E 's#/[^/?]*(\?|$)#/postgres\1#')" \
-      || die "DATABASE_URL is set but PostgreSQL does not answer there: $DATABASE_URL"
+      || die "DATABASE_URL is set but PostgreSQL does not answer there: $(redact_url "$DATABASE_URL")"
     say "PostgreSQL: using DATABASE_URL"
     DATABASE_BASE_URL=""
     return
@@ -255,8 +260,8 @@ CONF
 
 ensure_nats() { # force_local data_dir
   if [[ "$1" != 1 && -n "${NATS_URL:-}" ]]; then
-    nats_jetstream_answers "$NATS_URL" || die "NATS_URL is set but no NATS server with JetStream answers there: $NATS_URL"
-    say "NATS: using NATS_URL ($NATS_URL)"
+    nats_jetstream_answers "$NATS_URL" || die "NATS_URL is set but no NATS server with JetStream answers there: $(redact_url "$NATS_URL")"
+    say "NATS: using NATS_URL ($(redact_url "$NATS_URL"))"
     return
   fi
   if [[ "$1" != 1 ]] && nats_jetstream_answers "nats://127.0.0.1:4222"; then
