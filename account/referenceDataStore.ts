@@ -55,8 +55,9 @@ export interface ReferencePair {
 }
 
 /**
- * The (namespace, value) pairs of `pairs` already used by an account other than
- * (importSupplier, externalAccountNumber).
+ * The (namespace, value) pairs of `pairs` already used by another account of the same import
+ * supplier than (importSupplier, externalAccountNumber). References are unique per import supplier
+ * (migration 0017): another tenant's references are neither seen nor blocking (issue 39 finding 6).
  */
 export async function findReferenceOwners(
   db: Knex,
@@ -69,7 +70,7 @@ export async function findReferenceOwners(
        FROM account_references r
        JOIN jsonb_to_recordset(?::jsonb) AS p(namespace text, value text)
          ON p.namespace = r.namespace AND p.value = r.value
-      WHERE NOT (r.import_supplier = ? AND r.external_account_number = ?)`,
+      WHERE r.import_supplier = ? AND r.external_account_number <> ?`,
     [JSON.stringify(pairs), account.importSupplier, account.externalAccountNumber],
   );
   return (result.rows as ReferencePair[]).map((r) => ({ namespace: r.namespace, value: r.value }));

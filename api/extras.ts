@@ -34,7 +34,7 @@ export function apiRouters(deps: AppDeps): Router[] {
     healthRouter(deps),
     importsRouter(routed),
     reconcileRouter(routed),
-    graphqlRouter({ tokens, log }),
+    graphqlRouter({ tokens, log, limiter: new TokenBucketLimiter({ perMinute: config.auth.tokenRateLimitPerMinute, burst: config.auth.tokenRateLimitBurst }) }),
     docsRouter({ subjectPrefix: config.nats.subjectPrefix }),
     registrationsRouter(routed),
     platformRouter(routed),

@@ -1,6 +1,7 @@
 // First: tracing patches the HTTP and PostgreSQL modules before anything loads them.
 import './tracing';
 import { bootProcess } from '../lib/boot';
+import { requireApiSettings } from '../lib/config';
 import { exitOnSignalDuringStartup } from '../lib/shutdown';
 import { createMetrics, registerDatabaseGauges } from '../lib/metrics';
 import { createDb } from '../db/knex';
@@ -71,4 +72,4 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
     await connection.close().catch(() => undefined);
     await db.destroy();
   }, eager ? 60_000 : undefined);
-}, (err) => `api failed to start: ${err instanceof Error ? err.message : String(err)}`);
+}, (err) => `api failed to start: ${err instanceof Error ? err.message : String(err)}`, { requires: requireApiSettings });

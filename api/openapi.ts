@@ -495,7 +495,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: 'graphql',
           tags: ['authentication'],
           summary: 'GraphQL: `mutation { obtainKrakenToken(input: {APIKey: "..."}) { token refreshToken refreshExpiresIn payload } }`; also `input: {refreshToken: "..."}`.',
-          description: `Failures are GraphQL errors with extensions.errorCode: ${Object.entries(TOKEN_ERRORS).map(([c, d]) => `${c} (${d})`).join(', ')}. Bodies over ${GRAPHQL_BODY_LIMIT_BYTES} bytes answer 413.`,
+          description: `Failures are GraphQL errors with extensions.errorCode: ${Object.entries(TOKEN_ERRORS).map(([c, d]) => `${c} (${d})`).join(', ')}. Bodies over ${GRAPHQL_BODY_LIMIT_BYTES} bytes answer 413. Rate limited per client address and per API key or refresh token (AUTH_TOKEN_RATE_LIMIT_PER_MINUTE, default 60, burst 30, per replica): 429 throttled with Retry-After.`,
           security: [],
           requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
           responses: {
@@ -504,6 +504,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             '406': json(ref('GraphQLResponse'), 'The Accept header admits neither application/graphql-response+json nor application/json.'),
             '413': { $ref: '#/components/responses/PayloadTooLarge' },
             '415': json(ref('GraphQLResponse'), 'The body is not application/json.'),
+            '429': { $ref: '#/components/responses/Throttled' },
           },
         },
       },

@@ -20,7 +20,7 @@ export interface JwtClaims {
   [claim: string]: unknown;
 }
 
-export type JwtFailure = 'malformed' | 'bad_signature' | 'expired' | 'not_yet_valid' | 'wrong_issuer';
+export type JwtFailure = 'malformed' | 'bad_signature' | 'expired' | 'not_yet_valid' | 'wrong_issuer' | 'bad_lifetime';
 
 export class JwtError extends Error {
   constructor(readonly reason: JwtFailure) {
@@ -44,8 +44,15 @@ export function signJwt(claims: JwtClaims, key: string): string {
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
 
-/** Verifies signature, issuer and lifetime; returns the claims or throws JwtError. */
-export function verifyJwt(token: string, key: string, opts: { issuer: string; nowSeconds: number }): JwtClaims {
+/**
+ * Verifies signature, issuer and lifetime; returns the claims or throws JwtError.
+ *
+ * The signature must be the canonical base64url of the MAC (no trailing bits set: a second
+ * spelling of the same signature is refused), and `iat`/`exp` whole seconds with
+ * `0 < exp - iat <= maxLifetimeSeconds` — the lifetime this service issues (AUTH_TOKEN_TTL_SECONDS),
+ * so that no token, however it was made, outlives that (`exp` in 2100 or 1e308 is refused).
+ */
+export function verifyJwt(token: string, key: string, opts: { issuer: string; nowSeconds: number; maxLifetimeSeconds: number }): JwtClaims {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((p) => B64URL.test(p))) throw new JwtError('malformed');
   const [h, p, s] = parts as [string, string, string];
@@ -62,11 +69,15 @@ export function verifyJwt(token: string, key: string, opts: { issuer: string; no
   const expected = mac(key, `${h}.${p}`);
   const given = Buffer.from(s, 'base64url');
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw new JwtError('bad_signature');
-  if (!claims || typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') {
+  // Buffer.from ignores the unused low bits of the last character: 'QX' and 'QR' decode alike.
+  if (given.toString('base64url') !== s) throw new JwtError('bad_signature');
+  if (!claims || typeof claims !== 'object' || typeof claims.sub !== 'string' || !Number.isSafeInteger(claims.exp) || !Number.isSafeInteger(claims.iat)) {
     throw new JwtError('malformed');
   }
   if (claims.iss !== opts.issuer) throw new JwtError('wrong_issuer');
-  if (claims.exp <= opts.nowSeconds) throw new JwtError('expired');
-  if (claims.iat > opts.nowSeconds + LEEWAY_SECONDS) throw new JwtError('not_yet_valid');
+  const lifetime = (claims.exp as number) - (claims.iat as number);
+  if (lifetime <= 0 || lifetime > opts.maxLifetimeSeconds) throw new JwtError('bad_lifetime');
+  if ((claims.exp as number) <= opts.nowSeconds) throw new JwtError('expired');
+  if ((claims.iat as number) > opts.nowSeconds + LEEWAY_SECONDS) throw new JwtError('not_yet_valid');
   return claims as JwtClaims;
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { hashSecret, randomSecret, REFRESH_TOKEN_PREFIX } from './secrets';
 import { JwtClaims, JwtError, signJwt, verifyJwt } from './jwt';
+import { ConfigError, SIGNING_KEY_REQUIRED } from '../lib/config';
 
 /**
  * Token issuance for the GraphQL `obtainKrakenToken` mutation: an API key or a refresh token in,
@@ -58,7 +59,8 @@ export interface TokenStore {
 }
 
 export interface TokenServiceOptions {
-  signingKey: string;
+  /** AUTH_SIGNING_KEY: required (lib/config.ts checks its length and that it is not a published one). */
+  signingKey: string | undefined;
   tokenTtlSeconds: number;
   refreshTtlSeconds: number;
   now?: () => Date;
@@ -85,6 +87,9 @@ export interface TokenService {
 
 export function createTokenService(store: TokenStore, opts: TokenServiceOptions): TokenService {
   const now = opts.now ?? (() => new Date());
+  // No key, no tokens: there is no built-in key to fall back to (a key in the code is everyone's).
+  const signingKey = opts.signingKey;
+  if (!signingKey) throw new ConfigError('AUTH_SIGNING_KEY', SIGNING_KEY_REQUIRED);
 
   const newRefresh = (at: Date): { secret: string; record: NewRefreshToken } => {
     const secret = randomSecret(REFRESH_TOKEN_PREFIX);
@@ -105,7 +110,7 @@ export function createTokenService(store: TokenStore, opts: TokenServiceOptions)
       jti: crypto.randomUUID(),
     };
     return {
-      token: signJwt(payload, opts.signingKey),
+      token: signJwt(payload, signingKey),
       refreshToken: refresh.secret,
       refreshExpiresIn: Math.floor(refresh.record.expiresAt.getTime() / 1000),
       payload,
@@ -139,7 +144,7 @@ export function createTokenService(store: TokenStore, opts: TokenServiceOptions)
     },
 
     verifyAccessToken(token) {
-      const claims = verifyJwt(token, opts.signingKey, { issuer: TOKEN_ISSUER, nowSeconds: Math.floor(now().getTime() / 1000) });
+      const claims = verifyJwt(token, signingKey, { issuer: TOKEN_ISSUER, nowSeconds: Math.floor(now().getTime() / 1000), maxLifetimeSeconds: opts.tokenTtlSeconds });
       if (typeof claims.org !== 'string') throw new JwtError('malformed');
       return claims as AccessClaims;
     },

@@ -1,3 +1,4 @@
+import { redactUrl } from '../lib/redact';
 import type { Knex } from 'knex';
 import type { Client } from '@temporalio/client';
 import { Config, ConfigError, loadConfig } from '../lib/config';
@@ -61,16 +62,8 @@ export function cliConfig(): Config {
   }
 }
 
-/** Hides the password of a connection URL before it goes into a message. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '<unparseable URL>';
-  }
-}
+/** Hides the password of a connection URL before it goes into a message (lib/redact.ts). */
+export { redactUrl };
 
 // PostgreSQL / socket errors that mean "cannot use this database at all", as opposed to a bug.
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', '3D000', '28P01', '28000']);

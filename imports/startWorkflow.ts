@@ -3,6 +3,7 @@ import type { ImportProcess } from './store';
 import { accountImport, type AccountImportInput } from '../workflows/accountImport';
 import { ExternalAccountNumberKey, ImportStatusKey, ImportSupplierKey } from '../workflows/searchAttributes';
 import { activeTrace } from '../lib/traceContext';
+import { escapeMarkdown as md } from '../workflows/markdown';
 
 /**
  * Eager start (API_EAGER_START, api/eagerStart.ts): whether this start asks Temporal to hand the
@@ -75,8 +76,9 @@ async function start(client: Client, taskQueue: string, p: ImportProcess, input:
         { key: ExternalAccountNumberKey, value: p.externalAccountNumber },
         { key: ImportStatusKey, value: 'PENDING' },
       ],
-      staticSummary: `Import of account ${p.externalAccountNumber} for ${p.importSupplier}${p.isDryRun ? ' (dry run)' : ''}`,
-      staticDetails: `Import supplier: **${p.importSupplier}**\n\nExternal account number: **${p.externalAccountNumber}**\n\nRun: ${p.run}${p.isDryRun ? ' (dry run)' : ''}\n\nSchedule window: ${input.scheduleWindowStart} – ${input.scheduleWindowEnd}${trace ? `\n\nTrace: ${trace.id}${trace.sampled ? '' : ' (not sampled)'}` : ''}`,
+      // The caller's values are escaped: the UI renders these as Markdown (workflows/markdown.ts).
+      staticSummary: `Import of account ${md(p.externalAccountNumber)} for ${md(p.importSupplier)}${p.isDryRun ? ' (dry run)' : ''}`,
+      staticDetails: `Import supplier: **${md(p.importSupplier)}**\n\nExternal account number: **${md(p.externalAccountNumber)}**\n\nRun: ${p.run}${p.isDryRun ? ' (dry run)' : ''}\n\nSchedule window: ${input.scheduleWindowStart} – ${input.scheduleWindowEnd}${trace ? `\n\nTrace: ${trace.id}${trace.sampled ? '' : ' (not sampled)'}` : ''}`,
     });
     if (requestEagerStart) eager?.started(handle.eagerlyStarted);
     return handle.firstExecutionRunId;

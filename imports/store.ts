@@ -182,8 +182,8 @@ export interface LockedForWrite {
  * instead of three): the stored payload when it is at most `inlineUpTo` bytes (a larger payload,
  * or one of unknown size, is `undefined`: the caller reads it with getPayload once it has room for
  * it, lib/payloadBudget.ts), whether the import's account exists already, and which of the
- * payload's references another account holds (account/referenceDataStore.ts findReferenceOwners,
- * asked of the stored payload).
+ * payload's references another account of its import supplier holds (account/referenceDataStore.ts
+ * findReferenceOwners, asked of the stored payload; references are unique per import supplier).
  */
 export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = Infinity): Promise<LockedForWrite | null> {
   const locked = await lockProcessWith(trx, id, {
@@ -197,8 +197,8 @@ export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = In
                                                        THEN import_processes.payload->'references' ELSE '[]'::jsonb END)
                                AS q(namespace text, value text)
                             ON q.namespace = r.namespace AND q.value = r.value
-                         WHERE NOT (r.import_supplier = import_processes.import_supplier
-                                    AND r.external_account_number = import_processes.external_account_number))`,
+                         WHERE r.import_supplier = import_processes.import_supplier
+                           AND r.external_account_number <> import_processes.external_account_number)`,
   });
   if (!locked) return null;
   const { payload, account_exists, taken_references } = locked.extra;

@@ -2,6 +2,7 @@ import { loadConfig, ConfigError, Config } from './config';
 import { createLogger, Logger } from './logger';
 import { onShutdown } from './shutdown';
 import { activeTracing } from './tracing';
+import { redactUrls } from './redact';
 
 export interface Boot {
   config: Config;
@@ -15,11 +16,13 @@ export interface Boot {
  * configuration read once (a bad value exits 2 naming the variable), the process's logger, its
  * shutdown hook (which exports the spans still buffered last, when tracing is on: lib/tracing.ts); a start-up failure exits 1 with `describeFailure`'s line on stderr.
  */
-export function bootProcess(name: string, start: (boot: Boot) => Promise<void>, describeFailure: (err: unknown) => string): void {
+export function bootProcess(name: string, start: (boot: Boot) => Promise<void>, describeFailure: (err: unknown) => string, opts: { requires?: (config: Config) => void } = {}): void {
   const run = async (): Promise<void> => {
     let config: Config;
     try {
       config = loadConfig();
+      // The settings this process cannot run without (the API: AUTH_SIGNING_KEY).
+      opts.requires?.(config);
     } catch (err) {
       if (err instanceof ConfigError) {
         process.stderr.write(`configuration error: ${err.message}\n`);
@@ -41,7 +44,8 @@ export function bootProcess(name: string, start: (boot: Boot) => Promise<void>, 
     await start({ config, log, onShutdown: (stop, graceMs) => onShutdown(log, stopThenFlush(stop), graceMs) });
   };
   run().catch((err: unknown) => {
-    process.stderr.write(`${describeFailure(err)}\n`);
+    // A connection error may quote a URL of the configuration: its credentials are not printed.
+    process.stderr.write(`${redactUrls(describeFailure(err))}\n`);
     process.exit(1);
   });
 }

@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { BUILD_ID_PATTERN } from './buildInfo';
+import { redactUrls } from './redact';
 
 /**
  * Configuration is read once from the environment, validated and frozen.
@@ -12,7 +14,8 @@ export class ConfigError extends Error {
     readonly variable: string,
     message: string,
   ) {
-    super(`${variable}: ${message}`);
+    // A message quoting a value (a URL with its password) never carries the credentials.
+    super(`${variable}: ${redactUrls(message)}`);
     this.name = 'ConfigError';
   }
 }
@@ -223,12 +226,41 @@ function temporalTls(env: Env) {
   return on ? { ca, cert, key, serverName } : null;
 }
 
+/** The message of a start without AUTH_SIGNING_KEY (the API, or anything that issues or checks tokens). */
+export const SIGNING_KEY_REQUIRED =
+  'must be set (32 or more characters, e.g. `openssl rand -base64 48`) to start the API: tokens are signed with it. ' +
+  '`npm run up` generates one per install (data/auth-signing-key); every other start passes its own (docs/authentication.md, "Signing key")';
+
+/**
+ * SHA-256 of signing keys that were published (the development key earlier versions of this file
+ * used when AUTH_SIGNING_KEY was unset): anyone can sign tokens with them, so they are refused.
+ */
+const PUBLISHED_SIGNING_KEYS = new Set(['ee75539c671192963e25ca5f036a84c6acbf57c97dc8f0eeb5ebb52b443519a7']);
+
+/**
+ * AUTH_SIGNING_KEY: optional here (the worker and the CLI sign no token), required by whatever
+ * issues or checks tokens (requireApiSettings, auth/tokens.ts createTokenService). When set: 32+
+ * characters and not a published key.
+ */
+function signingKeyOf(env: Env): string | undefined {
+  const v = optStr(env, 'AUTH_SIGNING_KEY');
+  if (v === undefined) return undefined;
+  if (v.length < 32) throw new ConfigError('AUTH_SIGNING_KEY', `must be at least 32 characters, got ${v.length}`);
+  if (PUBLISHED_SIGNING_KEYS.has(crypto.createHash('sha256').update(v).digest('hex'))) {
+    throw new ConfigError('AUTH_SIGNING_KEY', 'is the development key earlier versions published in their code: anyone can sign tokens with it; generate your own (`openssl rand -base64 48`)');
+  }
+  return v;
+}
+
+/** The settings only the API needs (api/main.ts, through lib/boot.ts): a start without them stops with exit code 2. */
+export function requireApiSettings(config: Pick<Config, 'auth'>): void {
+  if (!config.auth.signingKey) throw new ConfigError('AUTH_SIGNING_KEY', SIGNING_KEY_REQUIRED);
+}
+
 export function loadConfig(env: Env = process.env) {
   const appEnv = oneOf(env, 'APP_ENV', ['development', 'test', 'production'] as const, 'development');
-  const signingKey = optStr(env, 'AUTH_SIGNING_KEY');
-  if (appEnv === 'production' && (!signingKey || signingKey.length < 32)) {
-    throw new ConfigError('AUTH_SIGNING_KEY', 'must be set to at least 32 characters when APP_ENV=production');
-  }
+  const signingKey = signingKeyOf(env);
+  if (appEnv === 'production' && !signingKey) throw new ConfigError('AUTH_SIGNING_KEY', `${SIGNING_KEY_REQUIRED} (APP_ENV=production)`);
   const config = {
     appEnv,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
@@ -338,12 +370,19 @@ export function loadConfig(env: Env = process.env) {
       templatesDir: str(env, 'EMAIL_TEMPLATES_DIR', 'email-templates'),
     },
     auth: {
-      signingKey: signingKey ?? 'development-only-signing-key-do-not-use-in-production',
+      /** No default: a key written in the code would be everyone's (requireApiSettings). */
+      signingKey,
       tokenTtlSeconds: int(env, 'AUTH_TOKEN_TTL_SECONDS', 3600, 1),
       refreshTtlSeconds: int(env, 'AUTH_REFRESH_TTL_SECONDS', 7 * 24 * 3600, 60),
       rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1),
       /** Default: ten seconds' worth of the per-minute rate may arrive at once. */
       rateLimitBurst: int(env, 'RATE_LIMIT_BURST', Math.max(1, Math.ceil(int(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1) / 6)), 1),
+      /**
+       * The token operation (POST /v1/graphql/): per client address, and per API key or refresh
+       * token sent in the variables, per replica. Each exchange writes a refresh token row.
+       */
+      tokenRateLimitPerMinute: int(env, 'AUTH_TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1),
+      tokenRateLimitBurst: int(env, 'AUTH_TOKEN_RATE_LIMIT_BURST', 30, 1),
       /** How long an API key's revocation state and its organisation's grant may be reused per replica. */
       grantCacheMs: int(env, 'AUTH_GRANT_CACHE_MS', 1000, 0, 60_000),
     },

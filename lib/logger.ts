@@ -1,5 +1,6 @@
 import pino, { Logger } from 'pino';
 import { traceLogFields } from './traceContext';
+import { redactUrls } from './redact';
 
 export type { Logger };
 
@@ -23,19 +24,39 @@ export const REDACT_PATHS = [
   'req.headers.cookie',
 ];
 
+/** The credentials of any URL quoted in a line's message or error (lib/redact.ts). */
+function redactLogUrls(obj: Record<string, unknown>): Record<string, unknown> {
+  const err = obj.err;
+  if (err instanceof Error) {
+    // A copy of the same class (pino's serializer names its type), message and stack redacted.
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(err) as object) as Error, err);
+    copy.message = redactUrls(err.message);
+    if (err.stack) copy.stack = redactUrls(err.stack);
+    obj.err = copy;
+  }
+  for (const [k, v] of Object.entries(obj)) if (typeof v === 'string' && v.includes('://')) obj[k] = redactUrls(v);
+  return obj;
+}
+
 /**
  * A line written inside a trace carries its `trace_id`, `span_id` and `trace_flags` (the API's
  * request line, each import step's lines...): grep one import's trace id across processes, or
  * open its trace (docs/tracing.md). Outside a trace, and when tracing is off, nothing is added.
  */
-export function createLogger(opts: { level: string; name: string }): Logger {
-  return pino({
+export function createLogger(opts: { level: string; name: string; stream?: pino.DestinationStream }): Logger {
+  const options: pino.LoggerOptions = {
     mixin: traceLogFields,
     name: opts.name,
     level: opts.level,
     base: { service: 'data-import', component: opts.name },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-  });
+    formatters: { level: (label) => ({ level: label }), log: redactLogUrls },
+    hooks: {
+      logMethod(args, method) {
+        return method.apply(this, args.map((a) => (typeof a === 'string' && a.includes('://') ? redactUrls(a) : a)) as Parameters<typeof method>);
+      },
+    },
+  };
+  return opts.stream ? pino(options, opts.stream) : pino(options);
 }

@@ -70,7 +70,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
 function retentionMetrics(registry: client.Registry) {
   const retentionPruned = new client.Counter({
     name: 'data_import_retention_pruned_total',
-    help: 'Rows pruned by retention: kind=outbox (published events deleted), kind=payload (stored payloads of PROCESSED imports dropped)',
+    help: 'Rows pruned by retention: kind=outbox (published events deleted), kind=payload (stored payloads of PROCESSED imports dropped), kind=refresh_token (expired or revoked refresh tokens deleted)',
     labelNames: ['kind'] as const,
     registers: [registry],
   });

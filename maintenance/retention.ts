@@ -13,6 +13,10 @@ import type { Metrics } from '../lib/metrics';
  *   tables hold the data, a PROCESSED import is never re-run, and the status record does not use
  *   the payload. STAGED, ERRORED, DRY_RUN_*, CANCELLED, PENDING and IN_PROGRESS imports keep theirs: a run
  *   reads it, and a failed one is audited against it until the next create replaces it.
+ * - Refresh tokens (auth/store.ts) are deleted once expired or revoked for more than a day
+ *   (REFRESH_TOKEN_GRACE_SECONDS): nothing accepts them any more. A used, unexpired one is kept —
+ *   presenting it again is how a stolen copy is detected (its family revoked). A pruned one
+ *   presented answers KT-CT-1135 (unknown) instead of KT-CT-1134 (expired): refused either way.
  * - The import process row (the status record) is kept for ever.
  *
  * Work is done in small batches, each its own short statement, so nothing the relay or an import
@@ -41,6 +45,37 @@ export interface RetentionReport {
     heldUnpublished: number;
   };
   payload: { pruned: number; pending: number };
+  refreshTokens: { pruned: number; pending: number };
+}
+
+/** How long an expired or revoked refresh token is kept before maintenance deletes it. */
+export const REFRESH_TOKEN_GRACE_SECONDS = 24 * 3600;
+const REFRESH_TOKEN_DUE = `expires_at < now() - make_interval(secs => ?) OR revoked_at < now() - make_interval(secs => ?)`;
+
+async function pruneRefreshTokens(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['refreshTokens']> {
+  const grace = [REFRESH_TOKEN_GRACE_SECONDS, REFRESH_TOKEN_GRACE_SECONDS];
+  const due = async () => count(await db.raw(`SELECT count(*) AS n FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE}`, grace));
+  if (dryRun) {
+    const n = await due();
+    const pruned = Math.min(n, s.maxRowsPerRun);
+    return { pruned, pending: n - pruned };
+  }
+  let pruned = 0;
+  while (pruned < s.maxRowsPerRun) {
+    const limit = Math.min(s.batchSize, s.maxRowsPerRun - pruned);
+    const n = count(
+      await db.raw(
+        `WITH c AS (SELECT jti FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE} LIMIT ? FOR UPDATE SKIP LOCKED),
+              d AS (DELETE FROM refresh_tokens r USING c WHERE r.jti = c.jti RETURNING 1)
+         SELECT count(*) AS n FROM d`,
+        [...grace, limit],
+      ),
+    );
+    pruned += n;
+    if (n < limit) break;
+    if (s.pauseMs > 0) await sleep(s.pauseMs);
+  }
+  return { pruned, pending: await due() };
 }
 
 const count = (r: { rows: { n: string | number }[] }) => Number(r.rows[0]?.n ?? 0);
@@ -131,7 +166,7 @@ async function prunePayloads(db: Knex, s: RetentionSettings, dryRun: boolean): P
   return { pruned, pending: await due() };
 }
 
-/** One maintenance pass: the outbox, then the payloads. A dry run counts and changes nothing. */
+/** One maintenance pass: the outbox, the payloads, then the refresh tokens. A dry run counts and changes nothing. */
 export async function runRetention(
   db: Knex,
   s: RetentionSettings,
@@ -140,14 +175,17 @@ export async function runRetention(
   const dryRun = opts.dryRun ?? false;
   const outbox = await pruneOutbox(db, s, dryRun);
   const payload = await prunePayloads(db, s, dryRun);
+  const refreshTokens = await pruneRefreshTokens(db, s, dryRun);
   const m = opts.metrics;
   if (m && !dryRun) {
     m.retentionPruned.inc({ kind: 'outbox' }, outbox.pruned);
     m.retentionPruned.inc({ kind: 'payload' }, payload.pruned);
     m.retentionPending.set({ kind: 'outbox' }, outbox.pending);
     m.retentionPending.set({ kind: 'payload' }, payload.pending);
+    m.retentionPruned.inc({ kind: 'refresh_token' }, refreshTokens.pruned);
+    m.retentionPending.set({ kind: 'refresh_token' }, refreshTokens.pending);
     m.retentionHeldUnpublished.set(outbox.heldUnpublished);
     m.retentionLastRun.set(Date.now() / 1000);
   }
-  return { dryRun, outbox, payload };
+  return { dryRun, outbox, payload, refreshTokens };
 }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { registrationFlows } from '../workflows/registrationFlows';
 import { ExternalAccountNumberKey, ImportSupplierKey } from '../workflows/searchAttributes';
 import type { RegistrationOutcome, RegistrationRequest } from './types';
+import { escapeMarkdown as md } from '../workflows/markdown';
 
 /**
  * Runs one send-registration-flows request as its workflow and waits for the answer. A
@@ -22,6 +23,7 @@ export async function runRegistrationFlows(client: Client, taskQueue: string, wo
       { key: ImportSupplierKey, value: input.importSupplier },
       { key: ExternalAccountNumberKey, value: input.externalAccountNumber },
     ],
-    staticSummary: `Registration flows for account ${input.externalAccountNumber} of ${input.importSupplier} from ${input.supplyStartDate ?? 'the earliest valid date'}`,
+    // The caller's values are escaped: the UI renders the summary as Markdown (workflows/markdown.ts).
+    staticSummary: `Registration flows for account ${md(input.externalAccountNumber)} of ${md(input.importSupplier)} from ${input.supplyStartDate ? md(input.supplyStartDate) : 'the earliest valid date'}`,
   });
 }

@@ -100,6 +100,12 @@ if [[ "$ROLE" != all ]]; then
   [[ "$FORCE_LOCAL" == 1 ]] && die "--role $ROLE and --local-services do not go together: a role host uses the servers of the environment"
 fi
 
+# data/ holds the logs (customer data in them), the mails of the local sink, the Temporal
+# database, the demo API key and the token signing key: this user's alone (scripts/lib/common.sh).
+private_data "$ROOT/data"
+# The key tokens are signed with: this install's own, or the deployment's for a role host.
+ensure_signing_key "$ROLE" "$ROOT/data/auth-signing-key"
+
 SUPERVISOR_PID=""
 # The supervisor first (it gives the services their grace period and SIGKILLs what stays),
 # then what cleanup stops: Temporal, project-local NATS and PostgreSQL.

@@ -19,6 +19,7 @@ import type { createActivities, Settled } from '../imports/activities';
 import type { EmailActivities } from '../imports/activities/customerEmails';
 import { ImportStatusKey } from './searchAttributes';
 import { IMPORT_FAILURE } from '../lib/failureCodes';
+import { escapeMarkdown as md } from './markdown';
 
 /** Workflow input: ids and settings only; the payload stays in PostgreSQL (claim check). */
 export interface AccountImportInput {
@@ -147,7 +148,7 @@ export async function accountImport(input: AccountImportInput): Promise<AccountI
   const show = (status: string, step: string) => {
     progress.status = status;
     progress.step = step;
-    setCurrentDetails(`**${status}** — ${step}\n\nImport supplier: ${input.importSupplier}\n\nExternal account number: ${input.externalAccountNumber}\n\nRun: ${input.run}`);
+    setCurrentDetails(`**${status}** — ${md(step)}\n\nImport supplier: ${md(input.importSupplier)}\n\nExternal account number: ${md(input.externalAccountNumber)}\n\nRun: ${input.run}`);
     // Kept current only on executions started with it (every start by the service is): a
     // namespace without the attribute registered would fail the workflow task.
     const current = workflowInfo().typedSearchAttributes.get(ImportStatusKey);

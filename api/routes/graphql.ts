@@ -13,6 +13,8 @@ import {
 import { createHandler } from 'graphql-http';
 import type { Logger } from '../../lib/logger';
 import { HttpError } from '../../http/errors';
+import type { TokenBucketLimiter } from '../../http/middleware/rateLimit';
+import { hashSecret } from '../../auth/secrets';
 import { TokenError, TokenService, IssuedToken, TOKEN_ERRORS, TokenErrorCode } from '../../auth/tokens';
 
 /** Token requests and introspection queries are a few kilobytes; nothing bigger is read. */
@@ -93,12 +95,14 @@ export function buildTokenSchema(tokens: TokenService, log?: Logger): GraphQLSch
  * operation here is a mutation (refused over GET anyway), and an API key or refresh token sent in a
  * URL would end up in proxy and access logs. Other methods answer 405 with `Allow: POST`.
  */
-export function graphqlRouter(deps: { tokens: TokenService; log?: Logger; bodyLimitBytes?: number }): Router {
+export function graphqlRouter(deps: { tokens: TokenService; log?: Logger; bodyLimitBytes?: number; limiter?: TokenBucketLimiter }): Router {
   const limit = deps.bodyLimitBytes ?? GRAPHQL_BODY_LIMIT_BYTES;
   const handle = createHandler<unknown, undefined>({ schema: buildTokenSchema(deps.tokens, deps.log) });
   const r = new Router();
   r.post('/v1/graphql/', async (ctx) => {
+    if (deps.limiter) throttle(deps.limiter, `address:${ctx.ip}`);
     const body = await readText(ctx, limit);
+    if (deps.limiter) for (const secret of credentialsOf(body)) throttle(deps.limiter, `credential:${hashSecret(secret)}`);
     const [resBody, init] = await handle({
       method: ctx.method,
       url: ctx.url,
@@ -114,6 +118,32 @@ export function graphqlRouter(deps: { tokens: TokenService; log?: Logger; bodyLi
     ctx.status = init.status;
   });
   return r;
+}
+
+/**
+ * The token operation's rate limit (AUTH_TOKEN_RATE_LIMIT_PER_MINUTE / _BURST): a bucket per client
+ * address, then one per API key or refresh token the request carries in its variables (how
+ * clients send them; a key written into the query text counts against the address only). Over it:
+ * 429 `throttled` with Retry-After, the REST API's shape, before any database work.
+ */
+function throttle(limiter: TokenBucketLimiter, key: string): void {
+  const r = limiter.take(key);
+  if (!r.ok) {
+    throw new HttpError('throttled', `Too many token requests; retry in ${r.retryAfterSeconds} s.`, {}, { 'Retry-After': String(r.retryAfterSeconds) });
+  }
+}
+
+/** The string values of the request's variables (and of an `input` object among them), at most two distinct. */
+function credentialsOf(body: string): string[] {
+  let variables: unknown;
+  try {
+    variables = (JSON.parse(body) as { variables?: unknown } | null)?.variables;
+  } catch {
+    return [];
+  }
+  if (!variables || typeof variables !== 'object') return [];
+  const values = Object.values(variables as Record<string, unknown>).flatMap((v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.values(v as Record<string, unknown>) : [v]));
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length > 0))].slice(0, 2);
 }
 
 async function readText(ctx: Context, limit: number): Promise<string> {

@@ -7,6 +7,7 @@
  * `root` runs another checkout's build instead of this tree's (bench/compare.ts: the commit before
  * and the commit after): its migrations, its seedDemo, its worker and API, all from `<root>/dist`.
  */
+import crypto from 'node:crypto';
 import { spawn, ChildProcess, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -258,6 +259,8 @@ export async function startBenchStack(opts: { root?: string; env?: Record<string
     const env = {
       ...process.env,
       APP_ENV: 'development',
+      // The run's own key: there is no built-in key (lib/config.ts requireApiSettings).
+      AUTH_SIGNING_KEY: crypto.randomBytes(32).toString('base64url'),
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl,
       NATS_URL: natsUrl,
@@ -267,6 +270,8 @@ export async function startBenchStack(opts: { root?: string; env?: Record<string
       PORT: String(port),
       WORKER_METRICS_PORT: '0',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_TOKEN_RATE_LIMIT_BURST: '100000',
       ...opts.env,
     };
     void metricsPort;

@@ -18,7 +18,7 @@ export function register(program: Command): void {
     program
       .command('maintenance')
       .description(
-        'Apply retention now: delete outbox events JetStream acknowledged more than RETENTION_OUTBOX_HOURS ago (never an unpublished one), and drop the stored payload of PROCESSED imports unchanged for RETENTION_PAYLOAD_DAYS (the account tables hold the data; ERRORED, DRY_RUN_* and CANCELLED imports keep theirs for the next run; every status record is kept). Works in batches of RETENTION_BATCH_SIZE; safe while imports run.',
+        'Apply retention now: delete outbox events JetStream acknowledged more than RETENTION_OUTBOX_HOURS ago (never an unpublished one), and drop the stored payload of PROCESSED imports unchanged for RETENTION_PAYLOAD_DAYS (the account tables hold the data; ERRORED, DRY_RUN_* and CANCELLED imports keep theirs for the next run; every status record is kept), and delete refresh tokens expired or revoked more than a day ago. Works in batches of RETENTION_BATCH_SIZE; safe while imports run.',
       )
       .option('--dry-run', 'count what would be pruned; change nothing')
       .option('--max-rows <n>', 'prune at most this many rows of each kind (default RETENTION_MAX_ROWS_PER_RUN)', integerIn(1, Number.MAX_SAFE_INTEGER))
@@ -35,6 +35,7 @@ export function register(program: Command): void {
               [
                 ['outbox events', report.outbox.pruned, report.outbox.pending, report.outbox.heldUnpublished],
                 ['PROCESSED payloads', report.payload.pruned, report.payload.pending, '-'],
+                ['refresh tokens (expired or revoked a day ago)', report.refreshTokens.pruned, report.refreshTokens.pending, '-'],
               ],
             ),
           );

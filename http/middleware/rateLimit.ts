@@ -28,6 +28,7 @@ export class TokenBucketLimiter {
 
   take(key: string): TakeResult {
     const t = this.now();
+    if (this.buckets.size >= MAX_BUCKETS && !this.buckets.has(key)) this.forgetRefilled(t);
     const b = this.buckets.get(key) ?? { tokens: this.opts.burst, at: t };
     b.tokens = Math.min(this.opts.burst, b.tokens + (t - b.at) * this.perMs);
     b.at = t;
@@ -39,7 +40,24 @@ export class TokenBucketLimiter {
     // Whole seconds, at least 1: Retry-After carries an integer (RFC 9110 §10.2.3).
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - b.tokens) / this.perMs / 1000)) };
   }
+
+  /**
+   * Keyed by client address or credential (the token endpoint), the buckets could grow without
+   * bound: past MAX_BUCKETS, the full ones (a caller quiet long enough: forgetting it changes
+   * nothing) are dropped; if none is, every bucket is (a flood of new keys wins a fresh burst, no more).
+   */
+  private forgetRefilled(t: number): void {
+    for (const [k, b] of this.buckets) if (b.tokens + (t - b.at) * this.perMs >= this.opts.burst) this.buckets.delete(k);
+    if (this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
 }
+
+/** Buckets one limiter keeps before it forgets the full ones. */
+export const MAX_BUCKETS = 50_000;
 
 /** 429 `throttled` with Retry-After once the caller's organisation has used its bucket. Runs after authentication. */
 export function rateLimit(limiter: TokenBucketLimiter): Middleware {

@@ -10,6 +10,40 @@ STOP_ACTIONS=()
 say() { printf '\033[1m[data-import]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[31m[data-import] %s\033[0m\n' "$*" >&2; exit 1; }
 
+# Everything the calling script and what it starts create is 0700 (folders) / 0600 (files) from
+# here on (umask 077), and the data folder $1 — logs with customer data, mails, the Temporal
+# database, keys — is narrowed to this user, what an earlier run left included.
+private_data() { # data_dir
+  umask 077
+  mkdir -p "$1"
+  chmod -R go-rwx "$1" 2>/dev/null || true
+}
+
+# AUTH_SIGNING_KEY, exported (docs/authentication.md, "Signing key"). There is no built-in key:
+# role all generates this install's once into $2 (0600) and reuses it, so tokens stay valid across
+# restarts; role api must be given the deployment's; a worker signs no token.
+ensure_signing_key() { # role key_file
+  [[ -n "${AUTH_SIGNING_KEY:-}" ]] && { export AUTH_SIGNING_KEY; return; }
+  case "$1" in
+    all)
+      if [[ ! -s "$2" ]]; then
+        (umask 077 && node -e 'process.stdout.write(require("node:crypto").randomBytes(48).toString("base64url"))' >"$2")
+        say "generated this install's token signing key: $2 (mode 0600, reused by later runs)"
+      fi
+      chmod 600 "$2"
+      AUTH_SIGNING_KEY="$(cat "$2")"
+      export AUTH_SIGNING_KEY
+      ;;
+    api) die "--role api: set AUTH_SIGNING_KEY to the deployment's token signing key (the same on every API host; generate one with: openssl rand -base64 48). docs/scaling.md, \"Running each role on its own host\"" ;;
+    *) ;;
+  esac
+}
+
+# A URL fit to print: its password (and the token of nats://token@host) as *** (lib/redact.ts).
+redact_url() { # url
+  printf '%s' "$1" | sed -E -e 's#(://[^:/@?\#[:space:]]*):[^@/?\#[:space:]]*@#\1:***@#g' -e 's#((nats|tls|wss?)://)[^:/@?\#[:space:]]+@#\1***@#g'
+}
+
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
@@ -128,8 +162,10 @@ start_local_postgres() { # dir
     local user=postgres; id "$user" >/dev/null 2>&1 || user=dataimport
     id "$user" >/dev/null 2>&1 || useradd --system --no-create-home "$user"
     chown -R "$user" "$dir"
-    # The user must be able to reach the data folder.
-    chmod o+x "$ROOT" "$(dirname "$dir")" 2>/dev/null || true
+    # The user must be able to reach the data folder: search (x) on every folder above it, no
+    # listing (scripts/up.sh makes data/ 0700).
+    local up="$(dirname "$dir")"
+    while [[ "$up" == "$ROOT"* ]]; do chmod o+x "$up" 2>/dev/null || true; [[ "$up" == "$ROOT" ]] && break; up="$(dirname "$up")"; done
   fi
   if [[ ! -f "$dir/PG_VERSION" ]]; then
     say "creating a PostgreSQL cluster in $dir"
@@ -153,7 +189,7 @@ start_local_postgres() { # dir
 ensure_postgres() { # force_local data_dir
   if [[ "$1" != 1 && -n "${DATABASE_URL:-}" ]]; then
     pg_answers "$DATABASE_URL" || pg_answers "$(echo "$DATABASE_URL" | sed -E 's#/[^/?]*(\?|$)#/postgres\1#')" \
-      || die "DATABASE_URL is set but PostgreSQL does not answer there: $DATABASE_URL"
+      || die "DATABASE_URL is set but PostgreSQL does not answer there: $(redact_url "$DATABASE_URL")"
     say "PostgreSQL: using DATABASE_URL"
     DATABASE_BASE_URL=""
     return
@@ -224,8 +260,8 @@ CONF
 
 ensure_nats() { # force_local data_dir
   if [[ "$1" != 1 && -n "${NATS_URL:-}" ]]; then
-    nats_jetstream_answers "$NATS_URL" || die "NATS_URL is set but no NATS server with JetStream answers there: $NATS_URL"
-    say "NATS: using NATS_URL ($NATS_URL)"
+    nats_jetstream_answers "$NATS_URL" || die "NATS_URL is set but no NATS server with JetStream answers there: $(redact_url "$NATS_URL")"
+    say "NATS: using NATS_URL ($(redact_url "$NATS_URL"))"
     return
   fi
   if [[ "$1" != 1 ]] && nats_jetstream_answers "nats://127.0.0.1:4222"; then

@@ -241,6 +241,8 @@ async function main(): Promise<number> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     APP_ENV: 'development',
+    // The suite's own key, as `npm run up` makes one per install: there is no built-in key.
+    AUTH_SIGNING_KEY: crypto.randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
     PORT: String(apiPort),

@@ -193,6 +193,8 @@ async function main(): Promise<number> {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       APP_ENV: 'test',
+      // The run's own key: there is no built-in key (lib/config.ts requireApiSettings).
+      AUTH_SIGNING_KEY: crypto.randomBytes(32).toString('base64url'),
       LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -209,6 +211,9 @@ async function main(): Promise<number> {
       // The fuzzer sends a few thousand calls a minute with one key: the organisation's rate
       // limit (6,000/min, burst 1,000) would turn most of them into 429s and test nothing.
       RATE_LIMIT_PER_MINUTE: '1000000',
+      // Likewise the token operation's limit (per client address): the fuzzer calls it thousands of times.
+      AUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_TOKEN_RATE_LIMIT_BURST: '100000',
     };
     say(`database ${dbName}, stream ${stream}, task queue fuzz-${id}; logs in ${path.relative(ROOT, dir)}/`);
     worker = startService('worker/main.ts', env, path.join(dir, 'worker.log'));

@@ -7,6 +7,7 @@ import { uniqueAccount } from '../support/fixtures';
 import { createSupplier } from '../../suppliers/store';
 import { createOrganisation, grantSupplier, issueApiKey, revokeApiKey } from '../../auth/store';
 import type { Config } from '../../lib/config';
+import { signJwt } from '../../auth/jwt';
 
 const OBTAIN = 'mutation($input: ObtainJSONWebTokenInput!) { obtainKrakenToken(input: $input) { token refreshToken refreshExpiresIn payload } }';
 
@@ -192,6 +193,20 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
     expect((await call(b.token)).status).toBe(404);
   });
 
+  it('rate limits the token operation per client address: 429 throttled with Retry-After, before any database work', async () => {
+    const limited = await appWith({ tokenRateLimitPerMinute: 1, tokenRateLimitBurst: 2 });
+    const before = Number((await s.t.db('refresh_tokens').count({ n: '*' }))[0]!.n);
+    expect((await gql(limited, { APIKey: keyA.key })).status).toBe(200);
+    expect((await gql(limited, { APIKey: 'dik_unknown' })).status).toBe(200);
+    const res = await gql(limited, { APIKey: keyA.key });
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'throttled' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The refused exchange wrote no refresh token; another app (replica) has its own buckets.
+    expect(Number((await s.t.db('refresh_tokens').count({ n: '*' }))[0]!.n)).toBe(before + 1);
+    expect((await gql(app, { APIKey: keyA.key })).status).toBe(200);
+  });
+
   it('answers 413 payload_too_large for a body over the default 10 MB limit', async () => {
     const { token } = await tokenFor(app, keyA.key);
     const big = JSON.stringify({ ...uniqueAccount('AUTH-BIG'), billing_name: 'x'.repeat(10 * 1024 * 1024) });
@@ -243,11 +258,47 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
     expect(asyncapi.body.asyncapi).toBe('3.0.0');
   });
 
-  it('refuses to start the API in production without a signing key, naming AUTH_SIGNING_KEY', () => {
+  it.each(['production', 'development', 'test'])('refuses to start the API without a signing key (APP_ENV=%s), naming AUTH_SIGNING_KEY', (APP_ENV) => {
     const root = path.join(__dirname, '../..');
-    const env = { ...process.env, APP_ENV: 'production', AUTH_SIGNING_KEY: '' };
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'api/main.ts')], { env, encoding: 'utf8', timeout: 30_000 });
+    const env = { ...process.env, APP_ENV, AUTH_SIGNING_KEY: '' };
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'api/main.ts')], { env, encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/AUTH_SIGNING_KEY/);
+    expect(r.stderr).toMatch(/^configuration error: AUTH_SIGNING_KEY: must be set/m);
+  });
+
+  describe('forged and out-of-bounds tokens (issue 39, finding 1)', () => {
+    /** The development key earlier versions signed with when AUTH_SIGNING_KEY was unset: published in their code. */
+    const PUBLISHED_KEY = 'development-only-signing-key-do-not-use-in-production';
+    const now = () => Math.floor(Date.now() / 1000);
+    const claims = (extra: Record<string, unknown> = {}) => ({ sub: keyA.id, org: 'ORG_A', iss: 'data-import', iat: now(), exp: now() + 600, jti: 'forged', ...extra });
+    const list = (token: string) => request(app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
+
+    it('control: a token signed with the stack\'s own key and the lifetime the service issues passes', async () => {
+      expect((await list(signJwt(claims() as never, s.config.auth.signingKey!))).status).toBe(404);
+    });
+
+    it('refuses a token forged with the old built-in key: 401 authentication_failed', async () => {
+      const res = await list(signJwt(claims({ exp: Date.parse('2100-01-01T00:00:00Z') / 1000 }) as never, PUBLISHED_KEY));
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ detail: 'The token is not valid.', code: 'authentication_failed' });
+      expect((await list(signJwt(claims() as never, PUBLISHED_KEY))).status).toBe(401);
+    });
+
+    it('refuses exp in 2100 and exp=1e308 even with the right key: 401 authentication_failed', async () => {
+      for (const exp of [Date.parse('2100-01-01T00:00:00Z') / 1000, 1e308]) {
+        const res = await list(signJwt(claims({ exp }) as never, s.config.auth.signingKey!));
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ detail: 'The token is not valid.', code: 'authentication_failed' });
+      }
+    });
+
+    it('refuses a second spelling of a valid signature (non-canonical base64url): 401 authentication_failed', async () => {
+      const [h, p, sig] = signJwt(claims() as never, s.config.auth.signingKey!).split('.') as [string, string, string];
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const twin = `${sig.slice(0, -1)}${alphabet[alphabet.indexOf(sig.at(-1)!) ^ 1]}`;
+      const res = await list(`${h}.${p}.${twin}`);
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('authentication_failed');
+    });
   });
 });

@@ -62,6 +62,7 @@ describe('tracing: one trace per import, across the API, the worker, the relay a
     const env: NodeJS.ProcessEnv = {
       ...Object.fromEntries(Object.entries(inherited).filter(([k]) => !k.startsWith('OTEL_'))),
       APP_ENV: 'test',
+      AUTH_SIGNING_KEY: s.config.auth.signingKey,
       LOG_LEVEL: 'info',
       DATABASE_URL: s.t.url,
       DATABASE_POOL_MAX: '3',

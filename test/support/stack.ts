@@ -79,6 +79,8 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; env?
   const t = await createTestDatabase();
   const config = loadConfig({
     APP_ENV: 'test',
+    // Each stack its own key: there is no built-in one (lib/config.ts requireApiSettings).
+    AUTH_SIGNING_KEY: crypto.randomBytes(32).toString('base64url'),
     DATABASE_URL: t.url,
     NATS_URL: TEST_NATS_URL,
     TEMPORAL_ADDRESS: TEST_TEMPORAL_ADDRESS,

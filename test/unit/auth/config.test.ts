@@ -1,4 +1,6 @@
-import { ConfigError, loadConfig } from '../../../lib/config';
+import { ConfigError, loadConfig, requireApiSettings } from '../../../lib/config';
+import { createTokenService } from '../../../auth/tokens';
+import { FakeTokenStore } from './fakeTokenStore';
 
 function configErrorOf(env: Record<string, string>): ConfigError | undefined {
   try {
@@ -21,6 +23,28 @@ describe('authentication configuration', () => {
 
   it('accepts production with a 32-character signing key', () => {
     expect(loadConfig({ APP_ENV: 'production', AUTH_SIGNING_KEY: 'k'.repeat(32) }).auth.signingKey).toBe('k'.repeat(32));
+  });
+
+  it('has no built-in signing key: unset in every APP_ENV, and the API refuses to start without one', () => {
+    for (const APP_ENV of ['development', 'test']) {
+      const config = loadConfig({ APP_ENV });
+      expect(config.auth.signingKey).toBeUndefined();
+      expect(() => requireApiSettings(config)).toThrow(expect.objectContaining({ variable: 'AUTH_SIGNING_KEY', message: expect.stringMatching(/^AUTH_SIGNING_KEY: must be set/) }));
+    }
+    expect(() => requireApiSettings(loadConfig({ AUTH_SIGNING_KEY: 'k'.repeat(32) }))).not.toThrow();
+  });
+
+  it('makes no token service without a key', () => {
+    expect(() => createTokenService(new FakeTokenStore(), { signingKey: undefined, tokenTtlSeconds: 3600, refreshTtlSeconds: 3600 })).toThrow(ConfigError);
+  });
+
+  it('refuses a short key and the development key earlier versions published, in every APP_ENV', () => {
+    expect(configErrorOf({ APP_ENV: 'development', AUTH_SIGNING_KEY: 'x'.repeat(31) })?.variable).toBe('AUTH_SIGNING_KEY');
+    for (const APP_ENV of ['development', 'test', 'production']) {
+      const e = configErrorOf({ APP_ENV, AUTH_SIGNING_KEY: 'development-only-signing-key-do-not-use-in-production' });
+      expect(e?.variable).toBe('AUTH_SIGNING_KEY');
+      expect(e?.message).toMatch(/published/);
+    }
   });
 
   it('defaults the burst to ten seconds of the rate and the grant cache to one second', () => {

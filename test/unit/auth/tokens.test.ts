@@ -22,6 +22,50 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   return (err as TokenError).code;
 }
 
+/** A token signed with the service's key, claims as given (what a holder of the key could make). */
+function forged(claims: Record<string, unknown>): string {
+  return signJwt({ sub: 'key_a', org: 'ORG_A', iss: 'data-import', jti: 'j', ...claims } as never, SIGNING_KEY);
+}
+
+function reasonOf(f: () => unknown): string | undefined {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof JwtError) return e.reason;
+    throw e;
+  }
+  return undefined;
+}
+
+describe('token bounds: lifetime and encoding', () => {
+  const iat = Date.parse('2026-11-21T10:00:00Z') / 1000;
+
+  it('refuses a token living longer than the service issues (exp in 2100, exp 1e308), or with exp/iat not whole seconds', () => {
+    const { service } = setup();
+    expect(reasonOf(() => service.verifyAccessToken(forged({ iat, exp: iat + 3600 })))).toBeUndefined();
+    expect(reasonOf(() => service.verifyAccessToken(forged({ iat, exp: iat + 3601 })))).toBe('bad_lifetime');
+    expect(reasonOf(() => service.verifyAccessToken(forged({ iat, exp: Date.parse('2100-01-01T00:00:00Z') / 1000 })))).toBe('bad_lifetime');
+    expect(reasonOf(() => service.verifyAccessToken(forged({ iat, exp: 1e308 })))).toBe('malformed');
+    expect(reasonOf(() => service.verifyAccessToken(forged({ iat: 0, exp: iat + 60 })))).toBe('bad_lifetime');
+    expect(reasonOf(() => service.verifyAccessToken(forged({ iat, exp: iat + 60.5 })))).toBe('malformed');
+    expect(reasonOf(() => service.verifyAccessToken(forged({ iat: 'x', exp: iat + 60 })))).toBe('malformed');
+    expect(reasonOf(() => service.verifyAccessToken(forged({ iat, exp: iat })))).toBe('bad_lifetime');
+  });
+
+  it('refuses a signature that is not the canonical base64url of the MAC', () => {
+    const { service } = setup();
+    const token = forged({ iat, exp: iat + 60 });
+    const [h, p, sig] = token.split('.') as [string, string, string];
+    // 32 bytes: 43 characters, the last carrying 4 bits and 2 unused ones; setting those decodes alike.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(sig.at(-1)!);
+    const twin = `${sig.slice(0, -1)}${alphabet[last ^ 1]}`;
+    expect(Buffer.from(twin, 'base64url').equals(Buffer.from(sig, 'base64url'))).toBe(true);
+    expect(reasonOf(() => service.verifyAccessToken(`${h}.${p}.${sig}`))).toBeUndefined();
+    expect(reasonOf(() => service.verifyAccessToken(`${h}.${p}.${twin}`))).toBe('bad_signature');
+  });
+});
+
 describe('token service', () => {
   it('exchanges an API key for a token whose claims name the key and organisation', async () => {
     const { service, store } = setup();

@@ -27,6 +27,12 @@ describe('npm run up --role', () => {
     expect(r.err).toContain('set NATS_URL to');
   });
 
+  it('stops an API host without AUTH_SIGNING_KEY before starting anything (there is no built-in key)', () => {
+    const r = up(['--role', 'api'], { DATABASE_URL: 'postgres://x', NATS_URL: 'nats://y', TEMPORAL_ADDRESS: 'z:7233', AUTH_SIGNING_KEY: '' });
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain('--role api: set AUTH_SIGNING_KEY');
+  });
+
   it('refuses an unknown role, and --local-services with a role', () => {
     expect(up(['--role', 'db'], {}).err).toContain("--role expects all, api or worker, got 'db'");
     const r = up(['--role', 'api', '--local-services'], { DATABASE_URL: 'x', NATS_URL: 'y', TEMPORAL_ADDRESS: 'z' });
