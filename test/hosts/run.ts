@@ -18,7 +18,15 @@
  *   nats-partition       the stream leader's node cut off from the other two (--nats-cut)
  *   nats-cut             the NATS node the relay leader publishes through cut off from
  *                        everything (silent, no reset) for --nats-cut seconds, then healed
- *   pg-cut               the PostgreSQL host unreachable for --pg-cut seconds (30)
+ *   pg-cut               both PostgreSQL hosts unreachable for --pg-cut seconds (30)
+ *   pg-primary-kill      the primary's host killed, back after --pg-outage seconds (failover)
+ *   pg-primary-cut       the primary's host cut off from everything for --pg-cut seconds
+ *   pg-standby-kill      the standby's host killed, back after --pg-outage seconds
+ *   pg-partition         the primary cut off from the standby only (both still reach etcd)
+ *   pg-both-restart      the standby killed, the primary on alone for --pg-outage seconds, then
+ *                        killed too; the old standby started first (it must not be promoted)
+ *   pg-restore-drill     no fault: a restore point mid-migration, then the restore drill
+ *                        (test/hosts/drill.ts: pgBackRest restore, reconcile, migrate again)
  * After each: the fault suite's invariants (test/faults/invariants.ts: every account PROCESSED
  * with post-import done, one account row, one `complete` and one `post_import.completed` each in
  * the outbox and on the stream under the same id, ImportStatus equal to the row, nothing FAILED at
@@ -560,15 +568,16 @@ async function planFault(scenario: Scenario, c: { db: Knex; probes: NatsConnecti
             await sleep(500);
           }
           await restartHost(primary);
-          watching = (async () => {
-            while (Date.now() - primaryKilledAt < 240_000) {
-              const p = await pgPrimary(c.stack);
-              if (p) {
-                seen.firstPrimary = { name: p.name, ms: Date.now() - primaryKilledAt };
-                break;
-              }
-              await sleep(250);
+          // The heal ends when a primary answers again: the stall figures count from the failover.
+          while (Date.now() - primaryKilledAt < 240_000) {
+            const p = await pgPrimary(c.stack);
+            if (p) {
+              seen.firstPrimary = { name: p.name, ms: Date.now() - primaryKilledAt };
+              break;
             }
+            await sleep(250);
+          }
+          watching = (async () => {
             const t0 = Date.now();
             while (Date.now() - t0 < 180_000) {
               if ((await httpsStatus(`https://${standby.ip}:${PORTS.patroni}/sync`, c.stack.pki.ca, 1000)) === 200 || (await httpsStatus(`https://${primary.ip}:${PORTS.patroni}/sync`, c.stack.pki.ca, 1000)) === 200) {

@@ -355,7 +355,12 @@ export async function startStack(work: string, say: (line: string) => void): Pro
           synchronous_mode_strict: false,
           postgresql: {
             use_pg_rewind: true,
-            parameters: { wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 10, max_replication_slots: 10, max_connections: 200, password_encryption: 'scram-sha-256' },
+            // wal_sender_timeout / wal_receiver_timeout at 10 s (default 60 s): a standby that
+            // falls silent (a partition between the two hosts, no reset) is seen gone by the
+            // primary within 10 s, so Patroni drops it from synchronous_standby_names and the
+            // primary's commits, which wait for it meanwhile, go on; at 60 s every write of the
+            // service stood still for the whole partition (pg-partition, docs/scaling.md).
+            parameters: { wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 10, max_replication_slots: 10, max_connections: 200, password_encryption: 'scram-sha-256', wal_sender_timeout: '10s', wal_receiver_timeout: '10s' },
           },
         },
         initdb: [{ encoding: 'UTF8' }, 'no-locale', { 'auth-local': 'peer' }, { 'auth-host': 'scram-sha-256' }],
