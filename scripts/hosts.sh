@@ -31,6 +31,9 @@ command -v curl >/dev/null 2>&1 || missing+=(curl)
 # PostgreSQL on two hosts (docs/scaling.md, "PostgreSQL on two hosts"): Patroni and etcd from Debian.
 command -v patroni >/dev/null 2>&1 || missing+=(patroni)
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+# Continuous WAL archiving, base backups and the restore drill (docs/operations.md, "Backups and
+# restore"): pgBackRest from Debian.
+command -v pgbackrest >/dev/null 2>&1 || missing+=(pgbackrest)
 if ((${#missing[@]})); then
   command -v apt-get >/dev/null 2>&1 || die "missing ${missing[*]} and no apt-get to install them"
   say "installing ${missing[*]} from Debian"
@@ -39,7 +42,7 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
   fi
 fi
-# The Debian packages start a haproxy, a patroni and an etcd of their own where systemd runs; the
+# The Debian packages start a haproxy, a patroni and an etcd of their own (pgbackrest: nothing) where systemd runs; the
 # harness runs its own.
 
 # Removes what a run (this one, or a crashed earlier one) left: the processes inside the
@@ -87,6 +90,7 @@ HOSTS_NATS_SERVER="$(nats_server_bin)"
 HOSTS_HAPROXY="$(command -v haproxy)"
 HOSTS_PATRONI="$(command -v patroni)"
 HOSTS_ETCD="$(command -v etcd)"
+HOSTS_PGBACKREST="$(command -v pgbackrest)"
 # The dev server's arguments as `npm run up` has them (search attributes, dynamic config), on the
 # Temporal host's address instead of loopback, in memory.
 temporal_dev_argv 7233 0 ""
@@ -95,7 +99,7 @@ for a in "${TEMPORAL_DEV_ARGV[@]}"; do [[ "$a" == 127.0.0.1 ]] && argv+=(@IP@) |
 HOSTS_TEMPORAL_ARGV="$(printf '%s\n' "$(tool_path temporal)" "${argv[@]}")"
 PG_USER=postgres; id "$PG_USER" >/dev/null 2>&1 || PG_USER=dataimport
 id "$PG_USER" >/dev/null 2>&1 || useradd --system --no-create-home "$PG_USER"
-export HOSTS_PG_BIN HOSTS_NATS_SERVER HOSTS_HAPROXY HOSTS_PATRONI HOSTS_ETCD HOSTS_TEMPORAL_ARGV HOSTS_PG_USER="$PG_USER"
+export HOSTS_PG_BIN HOSTS_NATS_SERVER HOSTS_HAPROXY HOSTS_PATRONI HOSTS_ETCD HOSTS_PGBACKREST HOSTS_TEMPORAL_ARGV HOSTS_PG_USER="$PG_USER"
 
 cd "$ROOT"
 T0=$(date +%s)

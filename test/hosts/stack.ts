@@ -188,6 +188,50 @@ export interface Stack {
   restart(name: string): void;
 }
 
+/** pgBackRest's stanza: one for the cluster (both nodes archive into it, whichever is the primary). */
+export const BACKUP_STANZA = 'dih';
+
+/** A node's pgBackRest configuration: the run's repository, its own data directory and socket. */
+function pgBackRestConf(work: string, name: string): string {
+  const dir = path.join(work, name);
+  return [
+    '[global]',
+    `repo1-path=${path.join(work, 'backup')}`,
+    'repo1-retention-full=2',
+    // Every WAL segment checked on its way into the repository; backups compressed.
+    'compress-type=lz4',
+    `log-path=${path.join(dir, 'pgbackrest-log')}`,
+    `lock-path=${path.join(dir, 'pgbackrest-lock')}`,
+    'log-level-console=info',
+    'log-level-file=detail',
+    'start-fast=y',
+    '',
+    `[${BACKUP_STANZA}]`,
+    `pg1-path=${path.join(dir, 'data')}`,
+    `pg1-socket-path=${dir}`,
+    `pg1-port=${PORTS.pg}`,
+    'pg1-user=postgres',
+    '',
+  ].join('\n');
+}
+
+/** Runs pgBackRest on a PostgreSQL host as the PostgreSQL user, with the node's configuration; returns its output. */
+export function pgBackRest(pgUser: string, work: string, h: Host, args: string[], logFile: string): string {
+  const out = fs.openSync(logFile, 'a');
+  try {
+    fs.appendFileSync(logFile, `\n--- [hosts] ${new Date().toISOString()} pgbackrest ${args.join(' ')} on ${h.name} ---\n`);
+    const text = execFileSync(
+      'ip',
+      ['netns', 'exec', h.ns, 'setpriv', `--reuid=${pgUser}`, `--regid=${pgUser}`, '--init-groups', need('HOSTS_PGBACKREST'), `--config=${path.join(work, h.name, 'pgbackrest.conf')}`, `--stanza=${BACKUP_STANZA}`, ...args],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', out], timeout: 300_000 },
+    );
+    fs.appendFileSync(logFile, text);
+    return text;
+  } finally {
+    fs.closeSync(out);
+  }
+}
+
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, logFile: string): string {
   const out = fs.openSync(logFile, 'a');
   try {
@@ -277,6 +321,12 @@ export async function startStack(work: string, say: (line: string) => void): Pro
     for (const f of ['crt', 'key'] as const) fs.copyFileSync(f === 'crt' ? c.cert : c.key, path.join(dir, `server.${f}`));
     fs.copyFileSync(pki.ca, path.join(dir, 'ca.crt'));
     const peers = PG_NODES.map(host);
+    // Continuous WAL archiving and base backups with pgBackRest (docs/operations.md, "Backups and
+    // restore"): one repository for the cluster (a volume both nodes mount, standing for a backup
+    // host or an object store), one stanza; whichever node is the primary archives every WAL segment
+    // (archive_mode=on: a standby archives nothing), so a failover keeps the archive continuous.
+    fs.writeFileSync(path.join(dir, 'pgbackrest.conf'), pgBackRestConf(work, name), { mode: 0o600 });
+    for (const d of ['pgbackrest-log', 'pgbackrest-lock']) fs.mkdirSync(path.join(dir, d), { recursive: true });
     const config = {
       scope: 'dih',
       name,
@@ -305,7 +355,12 @@ export async function startStack(work: string, say: (line: string) => void): Pro
           synchronous_mode_strict: false,
           postgresql: {
             use_pg_rewind: true,
-            parameters: { wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 10, max_replication_slots: 10, max_connections: 200, password_encryption: 'scram-sha-256' },
+            // wal_sender_timeout / wal_receiver_timeout at 10 s (default 60 s): a standby that
+            // falls silent (a partition between the two hosts, no reset) is seen gone by the
+            // primary within 10 s, so Patroni drops it from synchronous_standby_names and the
+            // primary's commits, which wait for it meanwhile, go on; at 60 s every write of the
+            // service stood still for the whole partition (pg-partition, docs/scaling.md).
+            parameters: { wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 10, max_replication_slots: 10, max_connections: 200, password_encryption: 'scram-sha-256', wal_sender_timeout: '10s', wal_receiver_timeout: '10s' },
           },
         },
         initdb: [{ encoding: 'UTF8' }, 'no-locale', { 'auth-local': 'peer' }, { 'auth-host': 'scram-sha-256' }],
@@ -329,6 +384,10 @@ export async function startStack(work: string, say: (line: string) => void): Pro
           ssl_cert_file: path.join(dir, 'server.crt'),
           ssl_key_file: path.join(dir, 'server.key'),
           ssl_min_protocol_version: 'TLSv1.2',
+          archive_mode: 'on',
+          archive_command: `${need('HOSTS_PGBACKREST')} --config=${path.join(dir, 'pgbackrest.conf')} --stanza=${BACKUP_STANZA} archive-push %p`,
+          // A quiet primary still closes a segment every minute: the archive is never more than a minute behind.
+          archive_timeout: 60,
         },
         pg_ident: [`admin ${pgUser} postgres`],
         pg_hba: [
@@ -367,6 +426,16 @@ export async function startStack(work: string, say: (line: string) => void): Pro
     if (Date.now() > syncDeadline) throw new Error('pg2 did not become the synchronous standby within 180 s');
     await sleep(1000);
   }
+
+  // The stanza and the first full backup, taken on the primary once its standby is in sync: every
+  // restore point of the run lies after it (the restore drill, test/hosts/run.ts pg-restore-drill).
+  fs.mkdirSync(path.join(work, 'backup'), { recursive: true, mode: 0o700 });
+  execFileSync('chown', [pgUser, path.join(work, 'backup')]);
+  const backupLog = path.join(logs, 'pgbackrest.log');
+  pgBackRest(pgUser, work, host('pg1'), ['stanza-create'], backupLog);
+  const t0 = Date.now();
+  pgBackRest(pgUser, work, host('pg1'), ['backup', '--type=full'], backupLog);
+  say(`pgBackRest: stanza ${BACKUP_STANZA}, WAL archived from the primary, a full backup of pg1 in ${((Date.now() - t0) / 1000).toFixed(1)} s (repository ${path.join(work, 'backup')})`);
 
   // How every client reaches the primary: an HAProxy on its own host's loopback (each worker and
   // API host, and the runner's), checking Patroni's /primary on both nodes every second; a node
