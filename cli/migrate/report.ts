@@ -58,6 +58,14 @@ function* jsonLines(summary: MigrationSummary, rows: () => Iterable<ReportRow>):
   yield '\n]}\n';
 }
 
+/**
+ * The prefix of the two report files: `--report night-1.json` (or `.csv`) means `night-1`, not
+ * `night-1.json.json` and `night-1.json.csv`.
+ */
+export function reportPrefixOf(prefix: string): string {
+  return prefix.replace(/\.(json|csv)$/i, '');
+}
+
 export async function writeReport(prefix: string, summary: MigrationSummary, rows: () => Iterable<ReportRow>): Promise<void> {
   await writeLines(`${prefix}.json`, jsonLines(summary, rows));
   await writeLines(`${prefix}.csv`, csvLines(rows));

@@ -10,7 +10,7 @@ import type { ApiUnavailableError } from './availability';
 import { Follower, type FollowItem } from './follow';
 import { countInput, readInput, type InputRecord } from './input';
 import { startProgress } from './progress';
-import { formatSummary, writeReport, type ReportRow } from './report';
+import { formatSummary, reportPrefixOf, writeReport, type ReportRow } from './report';
 import { MigrationState } from './state';
 import { API_STATUSES, TERMINAL_API_STATUSES, type AccountStatus, type ApiStatus, type ErrorItem, type MigrationOptions, type MigrationSummary } from './types';
 
@@ -71,7 +71,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
   const pollIntervalMs = opts.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   // --validate-only changes nothing on the server, so it leaves the resumable state alone.
   const statePath = mode === 'validate-only' ? null : (opts.statePath ?? `${opts.input}.migrate-state.json`);
-  const reportPrefix = opts.reportPrefix ?? `${opts.input}.report`;
+  const reportPrefix = reportPrefixOf(opts.reportPrefix ?? `${opts.input}.report`);
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
 
   await fs.promises.stat(opts.input); // a missing input fails the run before anything is sent
