@@ -54,6 +54,11 @@ export class Phases {
     for (const p of this.list) if (p.endedAt === null) p.endedAt = this.now();
   }
 
+  /** Every phase, running or ended, in the order they started. */
+  all(): Phase[] {
+    return [...this.list];
+  }
+
   /** The phases running now, in the order they started. */
   active(): Phase[] {
     return this.list.filter((p) => p.endedAt === null);

@@ -17,8 +17,9 @@ export interface ProgressSource {
   /** The API outage the run is waiting out, if any. */
   outage(): OutageView | null;
   /**
-   * The phases running now (cli/migrate/phases.ts): when given, the progress names each with its
-   * own count, rate and ETA instead of one count, rate and ETA for the whole run.
+   * The phases of the run, running or ended (cli/migrate/phases.ts): when given, the progress names
+   * each one running with its own count, rate and ETA instead of one count, rate and ETA for the
+   * whole run, and (plain) says when each one ends, with its count and time.
    */
   phases?(): Phase[];
 }
@@ -62,7 +63,8 @@ export function startProgress(kind: 'auto' | 'plain' | 'none', source: ProgressS
     const s = (Date.now() - started) / 1000;
     return s > 0 ? Math.round((source.done() / s) * 10) / 10 : 0;
   };
-  const phases = source.phases?.bind(source);
+  const allPhases = source.phases?.bind(source);
+  const phases = allPhases && (() => allPhases().filter((p) => p.endedAt === null));
   if (phases && kind === 'auto' && process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
       { stream: process.stderr, format: '{bar} {phases} | {statuses}', hideCursor: true, fps: 4 },
@@ -84,12 +86,25 @@ export function startProgress(kind: 'auto' | 'plain' | 'none', source: ProgressS
       },
     };
   }
-  if (phases) {
+  if (allPhases && phases) {
     const timer = setInterval(() => log(`progress: ${phasesText(phases())} | ${withOutage(source, statusText(source.counts()))}`), PLAIN_EVERY_MS);
     timer.unref();
+    // Each phase's end, as it happens: a short run says what it did even between two lines.
+    const told = new Set<string>();
+    const tellEnded = () => {
+      for (const p of allPhases()) {
+        if (p.endedAt === null || told.has(p.name)) continue;
+        told.add(p.name);
+        log(`phase done: ${p.name}, ${p.done} ${p.unit} in ${((p.endedAt - p.startedAt) / 1000).toFixed(1)} s`);
+      }
+    };
+    const watch = setInterval(tellEnded, BAR_EVERY_MS);
+    watch.unref();
     return {
       stop() {
         clearInterval(timer);
+        clearInterval(watch);
+        tellEnded();
       },
     };
   }

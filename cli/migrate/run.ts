@@ -361,7 +361,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
 
   const progress = startProgress(
     opts.progress ?? 'auto',
-    { total: () => total, done: () => finals, counts: () => liveCounts, following: () => follower.size, outage: () => api.outage(), phases: () => phases.active() },
+    { total: () => total, done: () => finals, counts: () => liveCounts, following: () => follower.size, outage: () => api.outage(), phases: () => phases.all() },
     log,
   );
   state.startAutoFlush();

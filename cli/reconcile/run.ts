@@ -231,7 +231,7 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
       counts: () => ({ ...classes }),
       following: () => inFlight,
       outage: () => api.outage(),
-      phases: () => phases.active(),
+      phases: () => phases.all(),
     },
     log,
   );

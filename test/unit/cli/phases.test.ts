@@ -61,3 +61,20 @@ describe('the API client and the run\'s signal', () => {
     expect(run.stderr).not.toContain('MaxListenersExceededWarning');
   });
 });
+
+describe('plain progress by phase', () => {
+  it('says when each phase ends, with its count and time, and names the running ones with their own ETA', async () => {
+    const { startProgress } = await import('../../../cli/migrate/progress');
+    const phases = new Phases();
+    const digests = phases.start('digests', 'accounts', 10);
+    const lines: string[] = [];
+    const progress = startProgress('plain', { total: () => 10, done: () => digests.done, counts: () => ({ matched: digests.done }), following: () => 0, outage: () => null, phases: () => phases.all() }, (l) => lines.push(l));
+    digests.done = 10;
+    phases.end('digests');
+    const totals = phases.start('totals', 'suppliers', 1);
+    totals.done = 1;
+    phases.end('totals');
+    progress.stop();
+    expect(lines).toEqual([expect.stringMatching(/^phase done: digests, 10 accounts in \d+\.\d s$/), expect.stringMatching(/^phase done: totals, 1 suppliers in \d+\.\d s$/)]);
+  });
+});
