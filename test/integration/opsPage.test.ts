@@ -365,7 +365,7 @@ describe('the JSON behind the operations page', () => {
 
     const doc = await ops().get('/openapi.json');
     expect(doc.body).toEqual(JSON.parse(JSON.stringify(buildOpsOpenApiDocument())));
-    expect(Object.keys(doc.body.paths)).toEqual(['/api/summary', '/api/errors', '/api/builds', '/api/imports/{supplier}/{external_account_number}']);
+    expect(Object.keys(doc.body.paths)).toEqual(['/api/summary', '/api/tranche', '/api/errors', '/api/builds', '/api/imports/{supplier}/{external_account_number}']);
 
     // No worker has started on this task queue: a deployment with no build yet.
     const builds = await ops().get('/api/builds');
