@@ -35,9 +35,9 @@ function expectComplete(accounts: ReportEntry[], count: number, expected: Record
   for (const a of accounts) {
     const e = expected[a.external_account_number];
     if (e) {
-      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'VALIDATION_FAILED', kraken_identifier: null, errors: [{ code: e.code, attr: e.attr, detail: expect.any(String) }] });
+      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'VALIDATION_FAILED', kraken_identifier: null, errors: [{ code: e.code, attr: e.attr, detail: expect.any(String) }], book: expect.any(String) });
     } else {
-      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'PROCESSED', kraken_identifier: expect.stringMatching(/^A-[0-9A-F]{8}$/), errors: [] });
+      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'PROCESSED', kraken_identifier: expect.stringMatching(/^A-[0-9A-F]{8}$/), errors: [], book: expect.any(String) });
     }
   }
 }
