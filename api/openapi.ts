@@ -6,7 +6,7 @@ import { IMPORT_STATUSES } from '../imports/store';
 import type { ErrorCode } from '../http/errors';
 import { GRAPHQL_BODY_LIMIT_BYTES } from './routes/graphql';
 import { MAX_STATUS_NUMBERS, StatusesRequestSchema } from './routes/imports';
-import { MAX_DIGEST_NUMBERS } from './routes/reconcile';
+import { MAX_DIGEST_NUMBERS, TotalsRequestSchema } from './routes/reconcile';
 import { TOKEN_ERRORS } from '../auth/tokens';
 import { platformPaths, platformSchemas } from '../platform/openapi';
 
@@ -285,6 +285,22 @@ function responseSchemas() {
         not_found: { type: 'array', maxItems: MAX_DIGEST_NUMBERS, description: 'The requested numbers with no import process (all of them for a supplier outside your grant), each once.', items: { type: 'string' } },
       },
     },
+    SupplierTotalsRequest: JSON.parse(JSON.stringify(TotalsRequestSchema)) as unknown,
+    SupplierTotals: {
+      type: 'object',
+      required: ['import_supplier', 'accounts', 'customers', 'meter_points', 'meters', 'registers', 'ledger_balances', 'debts'],
+      additionalProperties: false,
+      properties: {
+        import_supplier: { type: 'string', maxLength: 64 },
+        accounts: { type: 'integer', minimum: 0, description: 'Accounts imported for the supplier (an account whose import is PROCESSED).' },
+        customers: { type: 'integer', minimum: 0, description: 'Their customers.' },
+        meter_points: { type: 'integer', minimum: 0, description: 'Their meter points (of every supply address).' },
+        meters: { type: 'integer', minimum: 0 },
+        registers: { type: 'integer', minimum: 0 },
+        ledger_balances: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description: 'The sum of `ledgers[].ledger_balance`, exact, as a decimal string.' },
+        debts: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description: 'The sum of `debts[].aged_debt[].debt_amount`, exact, as a decimal string.' },
+      },
+    },
     QueryValidationFailed: {
       type: 'object',
       required: ['detail', 'code', 'errors'],
@@ -466,6 +482,22 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             '200': json(ref('AccountDigests'), 'The records found, with their digests, and the numbers without an import process.'),
             '400': json({ oneOf: [ref('QueryValidationFailed'), ref('V2ParseError')] }, `A body of the wrong shape (\`validation_error\` with every issue: \`unknown_field\`, \`required\`, \`invalid\` for a wrong type or no number, \`blank\`, \`max_length\` for more than ${MAX_DIGEST_NUMBERS} numbers or a value too long), or an unreadable body (\`parse_error\`).`),
+            ...common(true),
+          },
+        },
+      },
+      '/v2/data-import/accounts/totals/': {
+        post: {
+          operationId: 'getSupplierTotals',
+          tags: ['accounts'],
+          summary: 'The totals of every account imported for one supplier: accounts, customers, meter points, meters, registers, ledger balances and debts summed.',
+          description:
+            'Counted by the database in one request, over every account whose import is PROCESSED: `data-import reconcile` compares them with the totals of a whole book, and knows from them what the supplier holds outside a tranche without asking about each account (docs/bulk-migration.md, "Tranches"). Sums are exact decimal strings. A supplier outside your grant answers as one with no accounts: every total 0.',
+          security,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('SupplierTotalsRequest') } } },
+          responses: {
+            '200': json(ref('SupplierTotals'), 'The totals of the supplier\'s imported accounts.'),
+            '400': json({ oneOf: [ref('QueryValidationFailed'), ref('V2ParseError')] }, 'A body of the wrong shape (`validation_error` with every issue: `unknown_field`, `required`, `invalid` for a wrong type, `blank`, `max_length` for a supplier code too long), or an unreadable body (`parse_error`).'),
             ...common(true),
           },
         },

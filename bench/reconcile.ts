@@ -19,6 +19,16 @@
  * replaces the earlier one of the same size, options, RECONCILE_DIGESTS and RECONCILE_VARIANT (a label
  * of the code measured, for the table; default: this commit).
  * Results: bench/results/reconcile.json; `npm run bench:results` puts them into bench/RESULTS.md.
+ *
+ * The whole book is signed off as the whole supplier (`--extras list`: the listing of the
+ * supplier's accounts is read too, and must find none outside the book).
+ *
+ * A tranche (issue 40): RECONCILE_TRANCHE=1000 RECONCILE_SIZE=101000 npm run bench:reconcile
+ * loads RECONCILE_SIZE accounts, stores the digests of the first RECONCILE_TRANCHE only and
+ * reconciles the book of those (the supplier holding the others): with the default `--extras
+ * count` (exit 0 expected: every account of the tranche matched, the others counted by one totals
+ * request), then with `--extras list` (exit 3 expected: the others listed, 10,000 a page). Target:
+ * under 5 s for the first. Printed, and kept in the results file as a `tranche` row.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -46,6 +56,10 @@ const CLIENT_NODE_OPTIONS = process.env.RECONCILE_CLIENT_NODE_OPTIONS ?? '';
  * bulk operation reads every account back, hashes and stores it).
  */
 const DIGESTS = process.env.RECONCILE_DIGESTS ?? 'stored';
+/** RECONCILE_TRANCHE=n: the book is the first n accounts only (the supplier holds SIZE). */
+const TRANCHE = process.env.RECONCILE_TRANCHE ? Number(process.env.RECONCILE_TRANCHE) : null;
+/** Accounts of the book. */
+const BOOK = TRANCHE ?? SIZE;
 const SUPPLIER = 'DEMO_ENERGY';
 const ROOT = path.join(__dirname, '..');
 
@@ -80,7 +94,7 @@ async function writeBook(db: ReturnType<typeof createDb>, file: string): Promise
     for (const n of numbers) seeds.push(loaded.get(n) as Json);
   }
   const out = fs.createWriteStream(file);
-  for (let n = 1; n <= SIZE; n++) {
+  for (let n = 1; n <= BOOK; n++) {
     const c = Math.floor((n - 1) / SEED_COUNT);
     const i = (n - 1) % SEED_COUNT;
     if (!out.write(`${JSON.stringify(copyOf(seeds[i]!, c, n))}\n`)) await once(out, 'drain');
@@ -110,21 +124,23 @@ async function main() {
     let fillSeconds: number | null = null;
     if (DIGESTS === 'stored') {
       const t = performance.now();
-      for (let from = 1; from <= SIZE; from += 500) {
-        const numbers = Array.from({ length: Math.min(500, SIZE - from + 1) }, (_, i) => external(from + i));
+      // A tranche needs the digests of its own accounts only: the others are counted, not hashed.
+      for (let from = 1; from <= BOOK; from += 500) {
+        const numbers = Array.from({ length: Math.min(500, BOOK - from + 1) }, (_, i) => external(from + i));
         await db.transaction((trx) => accountDigests(trx, SUPPLIER, numbers));
       }
       fillSeconds = (performance.now() - t) / 1000;
-      process.stderr.write(`digests stored: ${SIZE} in ${fillSeconds.toFixed(0)} s\n`);
+      process.stderr.write(`digests stored: ${BOOK} in ${fillSeconds.toFixed(0)} s\n`);
     }
     const book = path.join(tmp, 'book.ndjson');
     const t0 = performance.now();
     const bookBytes = await writeBook(db, book);
     process.stderr.write(`book written: ${(bookBytes / 1024 ** 2).toFixed(0)} MiB in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+    if (TRANCHE !== null) return await tranche(stack, book, loadSeconds);
 
     const cpu0 = stack.cpu();
     const started = performance.now();
-    const child = spawn(path.join(ROOT, 'bin', 'data-import'), ['reconcile', '--input', book, '--api-url', stack.apiUrl, '--api-key', stack.apiKey, '--concurrency', String(CONCURRENCY), '--progress', 'plain'], {
+    const child = spawn(path.join(ROOT, 'bin', 'data-import'), ['reconcile', '--input', book, '--api-url', stack.apiUrl, '--api-key', stack.apiKey, '--concurrency', String(CONCURRENCY), '--progress', 'plain', '--extras', 'list'], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: CLIENT_NODE_OPTIONS ? { ...process.env, NODE_OPTIONS: CLIENT_NODE_OPTIONS } : process.env,
     });
@@ -178,6 +194,47 @@ async function main() {
     await stack.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** One run of the client on the book; its exit code, seconds and report summary. */
+async function reconcileOnce(stack: { apiUrl: string; apiKey: string }, book: string, extras: string): Promise<{ code: number | null; seconds: number; summary: Json }> {
+  const started = performance.now();
+  const child = spawn(path.join(ROOT, 'bin', 'data-import'), ['reconcile', '--input', book, '--api-url', stack.apiUrl, '--api-key', stack.apiKey, '--progress', 'plain', '--extras', extras], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: CLIENT_NODE_OPTIONS ? { ...process.env, NODE_OPTIONS: CLIENT_NODE_OPTIONS } : process.env,
+  });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  const seconds = (performance.now() - started) / 1000;
+  process.stdout.write(stdout);
+  const summary = (JSON.parse(fs.readFileSync(`${book}.reconcile.json`, 'utf8')) as { summary: Json }).summary;
+  return { code, seconds, summary };
+}
+
+/** RECONCILE_TRANCHE: the tranche's book against the supplier holding SIZE accounts, counted then listed. */
+async function tranche(stack: { apiUrl: string; apiKey: string }, book: string, loadSeconds: number): Promise<void> {
+  const counted = await reconcileOnce(stack, book, 'count');
+  const listed = await reconcileOnce(stack, book, 'list');
+  const row = {
+    date: new Date().toISOString(),
+    variant: process.env.RECONCILE_VARIANT ?? null,
+    tranche: BOOK,
+    supplierAccounts: SIZE,
+    bulkLoadSeconds: Math.round(loadSeconds),
+    count: { exitCode: counted.code, seconds: Number(counted.seconds.toFixed(1)), outside: counted.summary.outside, classes: counted.summary.classes, requests: counted.summary.requests, phases: counted.summary.phases },
+    list: { exitCode: listed.code, seconds: Number(listed.seconds.toFixed(1)), outside: listed.summary.outside, requests: listed.summary.requests, phases: listed.summary.phases },
+    target: { countSeconds: 5 },
+  };
+  console.log(JSON.stringify(row));
+  if (counted.code !== 0 || counted.summary.classes.matched !== BOOK || counted.summary.outside !== SIZE - BOOK) throw new Error(`the tranche did not sign off (exit ${counted.code}): ${JSON.stringify(counted.summary.classes)}`);
+  if (listed.code !== 3 || listed.summary.outside !== SIZE - BOOK) throw new Error(`--extras list did not find the ${SIZE - BOOK} others (exit ${listed.code})`);
+  const file = path.join(ROOT, 'bench', 'results', 'reconcile.json');
+  const earlier = JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
+  const tranches = ((earlier.tranches ?? []) as Json[]).filter((r) => r.tranche !== BOOK || r.supplierAccounts !== SIZE || (r.variant ?? null) !== row.variant);
+  // The file's date and machine stay those of the whole-book runs; a tranche row has its own date.
+  writeResult('reconcile', { ...earlier, tranches: [...tranches, row] });
+  console.log(`written ${path.join('bench', 'results', 'reconcile.json')}`);
 }
 
 /** pid and every descendant of it (from /proc). */

@@ -1,4 +1,4 @@
-import { AffectedImportsSchema, BuildsSchema, ImportRecordSchema, OpsErrorSchema, SummarySchema } from './schema';
+import { AffectedImportsSchema, BuildsSchema, ImportRecordSchema, OpsErrorSchema, SummarySchema, TrancheRequestSchema, TrancheSchema } from './schema';
 
 /**
  * The OpenAPI 3.1 document of the operations listener (`GET /openapi.json` there), built from the
@@ -49,6 +49,19 @@ export function buildOpsOpenApiDocument() {
             { name: 'hours', in: 'query', required: false, description: 'Width of the time series (default 6).', schema: { type: 'integer', minimum: 1, maximum: 72 } },
           ],
           responses: { '200': json(ref('OpsSummary'), 'The summary.'), ...errors },
+        },
+      },
+      '/api/tranche': {
+        post: {
+          operationId: 'opsTranche',
+          summary: "The progress of one tranche: the account numbers of its book, counted by import status (not started: no import process yet), beside the supplier's totals of /api/summary. A read: nothing is stored.",
+          requestBody: { required: true, content: { 'application/json': { schema: ref('OpsTrancheRequest') } } },
+          responses: {
+            '200': json(ref('OpsTranche'), 'The tranche by status.'),
+            ...errors,
+            '413': json(ref('OpsError'), 'A body over 16 MiB (`payload_too_large`).'),
+            '415': json(ref('OpsError'), 'A body that is not application/json (`unsupported_media_type`).'),
+          },
         },
       },
       '/api/errors': {
@@ -102,6 +115,8 @@ export function buildOpsOpenApiDocument() {
         OpsImportRecord: plain(ImportRecordSchema),
         OpsBuilds: plain(BuildsSchema),
         OpsError: plain(OpsErrorSchema),
+        OpsTrancheRequest: plain(TrancheRequestSchema),
+        OpsTranche: plain(TrancheSchema),
       },
     },
   };

@@ -79,6 +79,29 @@ export const SummarySchema = Type.Object(
 );
 export type Summary = Static<typeof SummarySchema>;
 
+export const MAX_TRANCHE_NUMBERS = 100_000;
+
+export const TrancheRequestSchema = Type.Object(
+  {
+    import_supplier: Type.String({ minLength: 1, maxLength: 64 }),
+    external_account_numbers: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: MAX_TRANCHE_NUMBERS }),
+  },
+  { ...Strict, $id: 'OpsTrancheRequest', description: "The account numbers of a tranche's book (the page reads them from the book the operator picks; nothing is stored)." },
+);
+
+export const TrancheSchema = Type.Object(
+  {
+    import_supplier: Type.String(),
+    accounts: Type.Integer({ minimum: 0, description: 'Distinct account numbers of the tranche.' }),
+    by_status: StatusCounts,
+    not_started: Type.Integer({ minimum: 0, description: 'Numbers of the tranche with no import process yet.' }),
+    processed_share: Type.Number({ minimum: 0, maximum: 1, description: 'PROCESSED ÷ accounts (0 when there are none).' }),
+    remaining: Type.Integer({ minimum: 0, description: 'Not started, PENDING or IN_PROGRESS.' }),
+  },
+  { ...Strict, $id: 'OpsTranche', description: "The progress of one tranche (a book's accounts), beside the supplier's totals of /api/summary (issue 40)." },
+);
+export type Tranche = Static<typeof TrancheSchema>;
+
 const ImportLinks = {
   import_supplier: Type.String(),
   external_account_number: Type.String(),
@@ -156,5 +179,5 @@ export type Builds = Static<typeof BuildsSchema>;
 
 export const OpsErrorSchema = Type.Object(
   { detail: Type.String(), code: Type.String() },
-  { ...Strict, $id: 'OpsError', description: 'codes: validation_error (400), not_authenticated / authentication_failed (401), not_found (404), method_not_allowed (405), service_unavailable (503: Temporal does not answer, /api/builds only).' },
+  { ...Strict, $id: 'OpsError', description: 'codes: validation_error (400), parse_error (400: an unreadable body, POST /api/tranche), payload_too_large (413), unsupported_media_type (415), not_authenticated / authentication_failed (401), not_found (404), method_not_allowed (405), service_unavailable (503: Temporal does not answer, /api/builds only).' },
 );

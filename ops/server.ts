@@ -14,15 +14,34 @@ import { findProcess } from '../imports/store';
 import { opsTokenAuth } from './auth';
 import { buildOpsOpenApiDocument } from './openapi';
 import { importsWithError, supplierCodes } from './store';
-import { affectedItem, buildSummary, importRecord, TemporalLinks } from './summary';
+import { affectedItem, buildSummary, buildTranche, importRecord, TemporalLinks } from './summary';
+import { jsonBody } from '../http/middleware/jsonBody';
 import type { DeployStatus } from '../deploys/status';
-import type { Builds } from './schema';
+import { MAX_TRANCHE_NUMBERS, type Builds } from './schema';
 
 /**
  * The operations page's own listener (OPS_BIND, default 127.0.0.1:8001), started by the API
  * process: the page (plain HTML/JS from ops/page/, uPlot from node_modules, no build step), the
- * JSON behind it and its OpenAPI document. Read-only: every route is a GET.
+ * JSON behind it and its OpenAPI document. Read-only: every route is a GET, but the progress of a
+ * tranche (POST /api/tranche: its account numbers in the body, too many for a URL), which reads.
  */
+
+/** The body of POST /api/tranche: 100,000 numbers of up to 128 characters, quoted. */
+const TRANCHE_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** The body of POST /api/tranche, checked (400 validation_error naming what is wrong). */
+function trancheBody(body: unknown): { import_supplier: string; external_account_numbers: string[] } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError('validation_error', 'The body must be a JSON object.');
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).filter((k) => k !== 'import_supplier' && k !== 'external_account_numbers');
+  if (unknown.length > 0) throw new HttpError('validation_error', `Unknown field ${unknown[0]}; allowed: import_supplier, external_account_numbers.`);
+  if (typeof b.import_supplier !== 'string' || b.import_supplier.length < 1 || b.import_supplier.length > 64) throw new HttpError('validation_error', 'import_supplier must be a string of 1 to 64 characters.');
+  const n = b.external_account_numbers;
+  if (!Array.isArray(n) || n.length < 1 || n.length > MAX_TRANCHE_NUMBERS || !n.every((x) => typeof x === 'string' && x.length >= 1 && x.length <= 128)) {
+    throw new HttpError('validation_error', `external_account_numbers must be an array of 1 to ${MAX_TRANCHE_NUMBERS} strings of 1 to 128 characters.`);
+  }
+  return { import_supplier: b.import_supplier, external_account_numbers: n as string[] };
+}
 
 export interface OpsDeps {
   db: Knex;
@@ -119,6 +138,14 @@ export function createOpsApp(deps: OpsDeps): Koa {
     const hours = intParam(p.hours, 'hours', 1, 72, 6);
     ctx.body = await buildSummary(db, { supplier: await supplierParam(db, p.supplier), hours, temporal });
   });
+  // The progress of a tranche: the account numbers of its book (the page reads them from the book
+  // the operator picks), counted by import status. A read: nothing is stored.
+  r.post('/api/tranche', jsonBody(TRANCHE_BODY_LIMIT), async (ctx) => {
+    params(ctx.query, []);
+    const b = trancheBody(ctx.request.body);
+    const supplier = (await supplierParam(db, b.import_supplier))!;
+    ctx.body = await buildTranche(db, supplier, b.external_account_numbers);
+  });
   r.get('/api/errors', async (ctx) => {
     const p = params(ctx.query, ['supplier', 'code', 'after', 'limit']);
     if (!p.code || p.code.length > 200) throw new HttpError('validation_error', 'code is required (at most 200 characters).');
@@ -157,7 +184,7 @@ export function createOpsApp(deps: OpsDeps): Koa {
   app.use(
     r.allowedMethods({
       throw: true,
-      methodNotAllowed: () => new HttpError('method_not_allowed', 'The operations page is read-only: GET only.'),
+      methodNotAllowed: () => new HttpError('method_not_allowed', 'The operations page is read-only: GET only (and POST /api/tranche, which reads).'),
       notImplemented: () => new HttpError('method_not_allowed', 'Method not implemented.'),
     }),
   );

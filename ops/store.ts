@@ -126,3 +126,35 @@ export async function supplierCodes(db: Knex): Promise<string[]> {
 export async function databaseNow(db: Knex): Promise<Date> {
   return (await db.raw('SELECT now() AS now')).rows[0].now as Date;
 }
+
+/** Account numbers of a tranche asked about in one statement. */
+const TRANCHE_CHUNK = 5_000;
+
+/**
+ * The import statuses of a tranche's accounts (issue 40): the book's account numbers, per supplier,
+ * counted by status in statements of up to 5,000 numbers; the numbers with no import process are
+ * `not_started`. The tranche is known from its book alone: nothing about it is stored.
+ */
+export async function trancheCounts(db: Knex, numbers: ReadonlyMap<string, readonly string[]>): Promise<{ byStatus: Record<string, number>; notStarted: number; accounts: number }> {
+  const byStatus: Record<string, number> = {};
+  let accounts = 0;
+  let found = 0;
+  for (const [supplier, list] of numbers) {
+    const unique = [...new Set(list)].filter((n) => !n.includes('\u0000'));
+    accounts += new Set(list).size;
+    if (supplier.includes('\u0000')) continue;
+    for (let i = 0; i < unique.length; i += TRANCHE_CHUNK) {
+      const rows = (await db('import_processes')
+        .select('status')
+        .count<{ status: string; n: string }[]>({ n: '*' })
+        .where({ import_supplier: supplier })
+        .whereRaw('external_account_number = ANY(?::text[])', [unique.slice(i, i + TRANCHE_CHUNK)])
+        .groupBy('status')) as unknown as { status: string; n: string }[];
+      for (const r of rows) {
+        byStatus[r.status] = (byStatus[r.status] ?? 0) + Number(r.n);
+        found += Number(r.n);
+      }
+    }
+  }
+  return { byStatus, notStarted: accounts - found, accounts };
+}

@@ -3,7 +3,7 @@ import { IMPORT_STATUSES, ImportProcess } from '../imports/store';
 import { outboxBacklog } from '../events/outbox';
 import type { AffectedImport } from './store';
 import * as store from './store';
-import type { ImportRecord, Summary } from './schema';
+import type { ImportRecord, Summary, Tranche } from './schema';
 
 /** The numbers of the operations page, for one supplier (or all): the page, its JSON and the CLI share this. */
 
@@ -143,5 +143,19 @@ export function importRecord(p: ImportProcess, temporal: TemporalLinks): ImportR
     modified_at: p.modifiedAt,
     latest_event: { event: p.latestEvent.event, occurred_at: p.latestEvent.occurred_at, error_code: p.latestEvent.data?.code ?? null },
     latest_error: p.latestError ? { code: p.latestError.code, domain: p.latestError.domain } : null,
+  };
+}
+
+/** The progress of a tranche: its book's account numbers of one supplier, counted by import status. */
+export async function buildTranche(db: Knex, supplier: string, numbers: readonly string[]): Promise<Tranche> {
+  const { byStatus, notStarted, accounts } = await store.trancheCounts(db, new Map([[supplier, numbers]]));
+  const processed = byStatus.PROCESSED ?? 0;
+  return {
+    import_supplier: supplier,
+    accounts,
+    by_status: byStatus,
+    not_started: notStarted,
+    processed_share: accounts ? processed / accounts : 0,
+    remaining: notStarted + (byStatus.PENDING ?? 0) + (byStatus.IN_PROGRESS ?? 0),
   };
 }

@@ -1,11 +1,12 @@
 import Router from '@koa/router';
-import type { Static } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { RouterDeps } from '../deps';
 import { assertObject, jsonBody } from '../../http/middleware/jsonBody';
 import { canAccessSupplier } from '../../http/principal';
 import { findProcesses, toApiRecord } from '../../imports/store';
 import { loadAccountsByExternal } from '../../db/stores/accountStore';
 import { accountDigests } from '../../db/stores/accountDigests';
+import { supplierTotals } from '../../db/stores/supplierTotals';
 import { bodyChecker } from '../../platform/topUps/validate';
 import { notFound } from '../../http/errors';
 import { errorShape, v2ErrorBody } from '../../http/middleware/errorShape';
@@ -20,6 +21,13 @@ type DigestsRequest = Static<typeof DigestsRequestSchema>;
 
 const checkDigestsBody = bodyChecker<DigestsRequest>(DigestsRequestSchema, () => undefined);
 
+/** Body of `POST /v2/data-import/accounts/totals/`; placed in the OpenAPI document as it is. */
+export const TotalsRequestSchema = Type.Object({ import_supplier: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+type TotalsRequest = Static<typeof TotalsRequestSchema>;
+const checkTotalsBody = bodyChecker<TotalsRequest>(TotalsRequestSchema, () => undefined);
+
+const NO_TOTALS = { accounts: 0, customers: 0, meter_points: 0, meters: 0, registers: 0, ledger_balances: '0', debts: '0' };
+
 /** PostgreSQL text cannot hold U+0000: no account can have such a key (answered as not found). */
 const storable = (s: string) => !s.includes('\u0000');
 
@@ -28,7 +36,8 @@ const storable = (s: string) => !s.includes('\u0000');
  * read back from the account tables (not the stored payload, which retention drops) in the create
  * body's shape, and, for up to 500 accounts of one supplier, each one's import status and the
  * digest of its canonical form (account/canonical.ts). Grants as the status operation: a supplier
- * outside the caller's grant is one with no import processes and no accounts.
+ * outside the caller's grant is one with no import processes and no accounts. And the totals of
+ * all the accounts imported for a supplier (counts and sums), in one request.
  */
 export function reconcileRouter(deps: RouterDeps): Router {
   const r = new Router({ prefix: '/v2/data-import/accounts' });
@@ -71,6 +80,17 @@ export function reconcileRouter(deps: RouterDeps): Router {
       results.push({ external_account_number: n, ...toApiRecord(p), digest: digests.get(n) ?? null });
     }
     ctx.body = { results, not_found: notFoundNumbers };
+  });
+
+  // The totals of every account imported for the supplier, in one statement: what the
+  // reconciliation compares a whole book with, and how it knows the supplier's accounts outside a
+  // tranche without asking about them one by one. Outside the grant: a supplier with none.
+  r.post('/totals/', ...body, async (ctx) => {
+    assertObject(ctx.request.body);
+    const b = checkTotalsBody(ctx.request.body);
+    ctx.state.logContext = { importSupplier: b.import_supplier };
+    const granted = canAccessSupplier(ctx, b.import_supplier) && storable(b.import_supplier);
+    ctx.body = { import_supplier: b.import_supplier, ...(granted ? await supplierTotals(deps.db, b.import_supplier) : NO_TOTALS) };
   });
 
   return r;

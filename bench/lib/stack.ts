@@ -41,7 +41,8 @@ function binary(name: string): string {
   }
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
+/** BENCH_READY_TIMEOUT_MS: longer on a loaded machine (default 60 s). */
+async function waitFor(check: () => Promise<boolean>, what: string, ms = Number(process.env.BENCH_READY_TIMEOUT_MS ?? 60_000)): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;

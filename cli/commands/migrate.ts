@@ -89,7 +89,7 @@ export function register(program: Command): void {
         .conflicts(['validateOnly', 'validateFirst']),
     )
     .option('--state <file>', 'resumable state file (default: <input>.migrate-state.json)')
-    .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.report)')
+    .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.report; a prefix ending .json or .csv stands for the one without it)')
     .option('--poll-interval <ms>', 'milliseconds between two status polls of one account (up to 500 accounts of a supplier are polled in one bulk status request)', integerIn(50, 3_600_000), DEFAULT_POLL_INTERVAL_MS)
     .option('--timeout <minutes>', 'stop after this many minutes (state saved; unfinished accounts are reported as such)', minutes)
     .option(

@@ -4,14 +4,16 @@ import { print, printErr, stopOnInterrupt } from '../context';
 import { integerIn, withExamples } from '../format';
 import { AuthError } from '../migrate';
 import { defaultThreads } from '../reconcile/digest';
-import { DEFAULT_API_URL, DEFAULT_CONCURRENCY, DEFAULT_MAX_PATHS, formatSummary, MAX_BATCH, ReconcileError, runReconcile } from '../reconcile/run';
+import { DEFAULT_API_URL, DEFAULT_CONCURRENCY, DEFAULT_MAX_PATHS, EXTRAS_MODES, formatSummary, MAX_BATCH, ReconcileError, runReconcile, type ExtrasMode } from '../reconcile/run';
 import { ReconcileStateError } from '../reconcile/state';
 
 /**
  * `data-import reconcile`: proves over the API that the book arrived intact (cli/reconcile/run.ts
- * does the work; docs/bulk-migration.md, "Sign-off"). Exit codes: 0 every account of the book
- * matched, no extra account, totals equal; 2 anything else (see the report); 130 interrupted (run
- * the same command again to resume); 1 the run could not proceed (bad options, input missing,
+ * does the work; docs/bulk-migration.md, "Sign-off" and "Tranches"). Exit codes: 0 every account
+ * of the book matched, its totals equal (with --extras list: and nothing outside it); 2 an account
+ * of the book mismatched, missing, not final or failed, a book error, or totals not equal; 3 (only
+ * with --extras list) the book matched but the supplier holds accounts outside it; 130 interrupted
+ * (run the same command again to resume); 1 the run could not proceed (bad options, input missing,
  * credentials refused, an unexpected answer, the API unavailable past --outage-timeout: the
  * batches done are kept, run the same command again to resume).
  */
@@ -27,6 +29,7 @@ interface ReconcileCommandOptions {
   report?: string;
   restart?: boolean;
   maxPaths: number;
+  extras: ExtrasMode;
   outageTimeout: number;
   progress: 'auto' | 'plain' | 'none';
 }
@@ -51,7 +54,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('reconcile')
     .description(
-      'Check a migrated book against the platform over the HTTP API: every account of the book (NDJSON or a folder of JSON files) is matched, mismatched (with the paths that differ, personal values masked), missing, not final or failed (with its error code); accounts imported for the supplier but not in the book are extra; totals of the book beside the platform\'s. Writes <prefix>.json and <prefix>.csv; resumable.',
+      'Check a migrated book (a tranche, or the whole book) against the platform over the HTTP API: every account of the book (NDJSON or a folder of JSON files) is matched, mismatched (with the paths that differ, personal values masked), missing, not final or failed (with its error code); the accounts the supplier holds outside the book are counted (--extras count, the default: a tranche is signed off alone), listed as extra and a finding (--extras list: the whole supplier is signed off), or not asked (--extras off); totals of the book beside those of its accounts as stored and of the whole supplier. Writes <prefix>.json and <prefix>.csv; resumable.',
     )
     .requiredOption('--input <path>', 'the book: NDJSON file (one account per line) or folder of *.json files, as given to migrate')
     .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
@@ -60,8 +63,13 @@ export function register(program: Command): void {
     .option('--threads <n>', 'worker threads parsing and hashing the book (0: none, the main thread does it; default: the cores, at most 4)', integerIn(0, 64), defaultThreads())
     .option('--batch-size <n>', `accounts of one supplier per bulk digest request (at most ${MAX_BATCH})`, integerIn(1, MAX_BATCH), MAX_BATCH)
     .option('--state <file>', 'resumable state: the batches done so far (default: <input>.reconcile-state.ndjson; removed when a run finishes)')
-    .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.reconcile)')
+    .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.reconcile; a prefix ending .json or .csv stands for the one without it)')
     .option('--restart', 'ignore the state of an earlier, unfinished run and start again')
+    .addOption(
+      new Option('--extras <mode>', "the supplier's accounts outside the book: count (one totals request per supplier; not a finding: sign off a tranche), list (each listed in the report as extra, a finding, exit 3: sign off the whole supplier), off (not asked)")
+        .choices([...EXTRAS_MODES])
+        .default('count'),
+    )
     .option('--max-paths <n>', 'differing paths reported per mismatched account', integerIn(1, 10_000), DEFAULT_MAX_PATHS)
     .option('--outage-timeout <minutes>', 'longest API outage waited out (probing with backoff) before stopping with the state saved (0: wait for ever)', minutesOrZero, 30)
     .addOption(new Option('--progress <kind>', 'progress on stderr: auto (a bar on a terminal, else a line every 5 s), plain, none').choices(['auto', 'plain', 'none']).default('auto'))
@@ -80,6 +88,7 @@ export function register(program: Command): void {
           reportPrefix: o.report,
           restart: o.restart,
           maxPaths: o.maxPaths,
+          extras: o.extras,
           outageTimeoutMs: Math.round(o.outageTimeout * 60_000),
           progress: o.progress,
           signal: interrupt.signal,
@@ -93,14 +102,16 @@ export function register(program: Command): void {
       }
       print(formatSummary(summary));
       if (summary.interrupted) throw new CliError('interrupted', 130);
-      if (!summary.allMatched) throw new CliError(`not every account matched: see ${summary.reportCsv}`, 2);
+      if (summary.verdict === 'findings') throw new CliError(`not every account matched: see ${summary.reportCsv}`, 2);
+      if (summary.verdict === 'extras') throw new CliError(`every account of the book matched, but the supplier holds ${summary.outside ?? 'some'} accounts outside it (--extras list): see ${summary.reportCsv}`, 3);
     });
   cmd.addHelpText(
     'after',
-    '\nExit codes: 0 every account matched, nothing extra, totals equal; 2 anything else (see the report); 130 interrupted (run the same command again to resume); 1 the run could not proceed.\nMemory: the command runs in a node of its own with its heap capped (DATA_IMPORT_RECONCILE_NODE_OPTIONS, default --max-old-space-size=128 --max-semi-space-size=8; empty: uncapped), each thread at 64 MiB.\nClasses and the canonical form: docs/bulk-migration.md, "Sign-off".',
+    '\nExit codes: 0 every account of the book matched and its totals are equal (with --extras list: and the supplier holds nothing outside it); 2 an account of the book mismatched, missing, not final or failed, a book error, or totals not equal (see the report); 3 only with --extras list: the book matched, but the supplier holds accounts outside it (listed in the report as extra); 130 interrupted (run the same command again to resume); 1 the run could not proceed.\nTranches: reconcile each tranche\'s book as it is moved (the default --extras count says how many accounts the supplier holds outside it, without a finding); at the end, the books together with --extras list (docs/bulk-migration.md, "Tranches").\nMemory: the command runs in a node of its own with its heap capped (DATA_IMPORT_RECONCILE_NODE_OPTIONS, default --max-old-space-size=128 --max-semi-space-size=8; empty: uncapped), each thread at 64 MiB.\nClasses and the canonical form: docs/bulk-migration.md, "Sign-off".',
   );
   withExamples(cmd, [
-    'DATA_IMPORT_API_KEY=... data-import reconcile --input book.ndjson --api-url https://import.example.net',
+    'DATA_IMPORT_API_KEY=... data-import reconcile --input tranche-3.ndjson --api-url https://import.example.net   # a tranche',
+    'cat tranche-*.ndjson > whole.ndjson && data-import reconcile --input whole.ndjson --extras list   # the whole supplier',
     'data-import reconcile --input accounts/ --report night-1.reconcile --concurrency 8',
   ]);
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
 import { AbortedError, backoffMs, retryAfterMs, sleep } from './backoff';
 import { AuthError, TokenSource } from './auth';
@@ -75,6 +76,9 @@ export class ApiClient {
   private readonly availability: Availability;
 
   constructor(private readonly opts: ApiClientOptions) {
+    // Every request and backoff in flight listens to the run's signal: more than Node's default of
+    // 10 with any concurrency (MaxListenersExceededWarning, issue 40).
+    if (opts.signal) setMaxListeners(0, opts.signal);
     this.availability = new Availability({
       probe: () => this.probe(),
       // 1 s with the default base of 250 ms; tests with a short base probe sooner.

@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import { clock, type OutageView } from './availability';
+import { phaseText, type Phase } from './phases';
 
 /**
  * Live progress on stderr: a cli-progress bar (counts per status, accounts/s, ETA) when stderr
@@ -15,6 +16,17 @@ export interface ProgressSource {
   following(): number;
   /** The API outage the run is waiting out, if any. */
   outage(): OutageView | null;
+  /**
+   * The phases of the run, running or ended (cli/migrate/phases.ts): when given, the progress names
+   * each one running with its own count, rate and ETA instead of one count, rate and ETA for the
+   * whole run, and (plain) says when each one ends, with its count and time.
+   */
+  phases?(): Phase[];
+}
+
+/** "reading the book 3000/5000 records, 2000/s, ETA 1 s · digests …", or what is left to do. */
+function phasesText(phases: Phase[]): string {
+  return phases.length === 0 ? 'finishing (writing the report)' : phases.map((p) => phaseText(p)).join(' · ');
 }
 
 export interface Progress {
@@ -51,6 +63,51 @@ export function startProgress(kind: 'auto' | 'plain' | 'none', source: ProgressS
     const s = (Date.now() - started) / 1000;
     return s > 0 ? Math.round((source.done() / s) * 10) / 10 : 0;
   };
+  const allPhases = source.phases?.bind(source);
+  const phases = allPhases && (() => allPhases().filter((p) => p.endedAt === null));
+  if (phases && kind === 'auto' && process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { stream: process.stderr, format: '{bar} {phases} | {statuses}', hideCursor: true, fps: 4 },
+      cliProgress.Presets.shades_classic,
+    );
+    const update = () => {
+      const active = phases();
+      const main = active[active.length - 1];
+      bar.setTotal(main?.total ?? main?.done ?? 0);
+      bar.update(main?.done ?? 0, { phases: phasesText(active), statuses: withOutage(source, statusText(source.counts())) });
+    };
+    bar.start(0, 0, { phases: '', statuses: '' });
+    const timer = setInterval(update, BAR_EVERY_MS);
+    return {
+      stop() {
+        clearInterval(timer);
+        update();
+        bar.stop();
+      },
+    };
+  }
+  if (allPhases && phases) {
+    const timer = setInterval(() => log(`progress: ${phasesText(phases())} | ${withOutage(source, statusText(source.counts()))}`), PLAIN_EVERY_MS);
+    timer.unref();
+    // Each phase's end, as it happens: a short run says what it did even between two lines.
+    const told = new Set<string>();
+    const tellEnded = () => {
+      for (const p of allPhases()) {
+        if (p.endedAt === null || told.has(p.name)) continue;
+        told.add(p.name);
+        log(`phase done: ${p.name}, ${p.done} ${p.unit} in ${((p.endedAt - p.startedAt) / 1000).toFixed(1)} s`);
+      }
+    };
+    const watch = setInterval(tellEnded, BAR_EVERY_MS);
+    watch.unref();
+    return {
+      stop() {
+        clearInterval(timer);
+        clearInterval(watch);
+        tellEnded();
+      },
+    };
+  }
   if (kind === 'auto' && process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
       {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { AccountRecord, MigrationSummary } from './types';
+import { timingsText } from './phases';
 
 /**
  * The report of a run: `<prefix>.json` (summary + one entry per account) and `<prefix>.csv`
@@ -8,7 +9,7 @@ import type { AccountRecord, MigrationSummary } from './types';
  * the state, so a book of millions of accounts does not need its report in memory.
  */
 
-export const CSV_COLUMNS = ['external_account_number', 'final_status', 'kraken_identifier', 'error_code', 'attr', 'detail'] as const;
+export const CSV_COLUMNS = ['external_account_number', 'final_status', 'kraken_identifier', 'error_code', 'attr', 'detail', 'book'] as const;
 
 /** RFC 4180 quoting. */
 export function csvCell(value: string): string {
@@ -35,9 +36,10 @@ function* csvLines(rows: () => Iterable<ReportRow>): Generator<string> {
   yield `${CSV_COLUMNS.join(',')}\n`;
   for (const { external_account_number: ext, record } of rows()) {
     const base = [ext, record.status, record.kraken_identifier ?? ''];
+    const book = record.book ?? '';
     const errors = record.errors ?? [];
-    if (errors.length === 0) yield `${[...base, '', '', ''].map(csvCell).join(',')}\n`;
-    for (const e of errors) yield `${[...base, e.code, e.attr, e.detail].map(csvCell).join(',')}\n`;
+    if (errors.length === 0) yield `${[...base, '', '', '', book].map(csvCell).join(',')}\n`;
+    for (const e of errors) yield `${[...base, e.code, e.attr, e.detail, book].map(csvCell).join(',')}\n`;
   }
 }
 
@@ -51,11 +53,20 @@ function* jsonLines(summary: MigrationSummary, rows: () => Iterable<ReportRow>):
       final_status: record.status,
       kraken_identifier: record.kraken_identifier ?? null,
       errors: record.errors ?? [],
+      book: record.book ?? null,
     };
     yield `${first ? '\n' : ',\n'}${JSON.stringify(entry)}`;
     first = false;
   }
   yield '\n]}\n';
+}
+
+/**
+ * The prefix of the two report files: `--report night-1.json` (or `.csv`) means `night-1`, not
+ * `night-1.json.json` and `night-1.json.csv`.
+ */
+export function reportPrefixOf(prefix: string): string {
+  return prefix.replace(/\.(json|csv)$/i, '');
 }
 
 export async function writeReport(prefix: string, summary: MigrationSummary, rows: () => Iterable<ReportRow>): Promise<void> {
@@ -82,6 +93,7 @@ export function formatSummary(s: MigrationSummary): string {
     `  skipped (done in an earlier run): ${s.skipped}; followed from an earlier run: ${s.resumed}`,
     `  requests: ${s.requests.create} create, ${s.requests.validate} validate, ${s.requests.stage ? `${s.requests.stage} stage, ` : ''}${s.requests.process ? `${s.requests.process} process, ` : ''}${s.requests.status} status, ${s.requests.token} token; ${s.requests.retries} retries, ${s.requests.throttled} throttled (429)`,
     `  ${s.mode === 'process' ? 'process' : 'create'} → PROCESSED latency: ${latency}`,
+    `  phases: ${timingsText(s.phases ?? [])}`,
     ...(s.outages.count > 0 ? [`  API outages waited out: ${s.outages.count}, ${seconds(s.outages.totalMs)} in all, longest ${seconds(s.outages.longestMs)}`] : []),
     `  report: ${s.reportJson}, ${s.reportCsv}${s.statePath ? `; state: ${s.statePath}` : ''}`,
   ];

@@ -10,7 +10,8 @@ import type { ApiUnavailableError } from './availability';
 import { Follower, type FollowItem } from './follow';
 import { countInput, readInput, type InputRecord } from './input';
 import { startProgress } from './progress';
-import { formatSummary, writeReport, type ReportRow } from './report';
+import { formatSummary, reportPrefixOf, writeReport, type ReportRow } from './report';
+import { Phases } from './phases';
 import { MigrationState } from './state';
 import { API_STATUSES, TERMINAL_API_STATUSES, type AccountStatus, type ApiStatus, type ErrorItem, type MigrationOptions, type MigrationSummary } from './types';
 
@@ -71,7 +72,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
   const pollIntervalMs = opts.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   // --validate-only changes nothing on the server, so it leaves the resumable state alone.
   const statePath = mode === 'validate-only' ? null : (opts.statePath ?? `${opts.input}.migrate-state.json`);
-  const reportPrefix = opts.reportPrefix ?? `${opts.input}.report`;
+  const reportPrefix = reportPrefixOf(opts.reportPrefix ?? `${opts.input}.report`);
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
 
   await fs.promises.stat(opts.input); // a missing input fails the run before anything is sent
@@ -127,8 +128,18 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
   let skipped = 0;
   let resumed = 0;
   let total: number | null = null;
+  // What the run is doing, each with its own count, rate and ETA: reading the book, sending each
+  // record (or skipping it), following the submitted imports to their end.
+  const phases = new Phases();
+  const reading = phases.start('reading the book', 'records');
+  const sending = phases.start(mode === 'validate-only' ? 'validating' : mode === 'stage' ? 'staging' : 'sending', 'records');
+  const followingPhase = phases.start('following', 'imports', 0);
   void countInput(opts.input).then(
-    (n) => (total = n),
+    (n) => {
+      total = n;
+      reading.total = n;
+      sending.total = n;
+    },
     () => undefined,
   );
 
@@ -173,8 +184,13 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     pollIntervalMs,
     concurrency,
     stop.signal,
-    (item: FollowItem, res) => applyStatus(item.supplier, item.external, res.body, item.createdAt),
+    (item: FollowItem, res) => {
+      const isFinal = applyStatus(item.supplier, item.external, res.body, item.createdAt);
+      if (isFinal) followingPhase.done++;
+      return isFinal;
+    },
     (item) => {
+      followingPhase.done++;
       state.set(item.external, item.supplier, 'FAILED', {
         errors: [{ code: 'import_process_not_found', attr: 'non_field_errors', detail: 'The create was accepted but the import status stayed not found.' }],
       });
@@ -257,6 +273,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
   const afterSubmit = (rec: Extract<InputRecord, { kind: 'account' }>, res: ApiResponse, code: string | undefined): boolean => {
     if (res.status === 201 || (res.status === 409 && code === 'import_process_in_progress')) {
       state.set(rec.external, rec.supplier, 'SUBMITTED');
+      followingPhase.total!++;
       follower.follow({ supplier: rec.supplier, external: rec.external, createdAt: res.status === 201 ? Date.now() : undefined });
       return true;
     }
@@ -273,7 +290,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     if (rec.kind === 'parse_error') {
       extras.push({
         external_account_number: rec.where,
-        record: { import_supplier: '', status: 'PARSE_ERROR', errors: [{ code: 'parse_error', attr: 'non_field_errors', detail: `${rec.where}: ${rec.detail}` }], updated_at: new Date().toISOString() },
+        record: { book: state.book, import_supplier: '', status: 'PARSE_ERROR', errors: [{ code: 'parse_error', attr: 'non_field_errors', detail: `${rec.where}: ${rec.detail}` }], updated_at: new Date().toISOString() },
       });
       final('PARSE_ERROR');
       return;
@@ -282,6 +299,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
       extras.push({
         external_account_number: rec.external,
         record: {
+          book: state.book,
           import_supplier: rec.supplier,
           status: 'DUPLICATE_IN_INPUT',
           errors: [{ code: 'duplicate_external_account_number', attr: 'external_account_number', detail: `${rec.where}: this external account number came earlier in the input; only the first record is sent` }],
@@ -313,7 +331,10 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
         requireAuth(res);
         if (res.status === 200) {
           resumed++;
-          if (!applyStatus(rec.supplier, rec.external, res.body)) follower.follow({ supplier: rec.supplier, external: rec.external });
+          if (!applyStatus(rec.supplier, rec.external, res.body)) {
+            followingPhase.total!++;
+            follower.follow({ supplier: rec.supplier, external: rec.external });
+          }
           return;
         }
         // 404: the earlier create never landed; anything else: send it again (create is idempotent).
@@ -340,7 +361,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
 
   const progress = startProgress(
     opts.progress ?? 'auto',
-    { total: () => total, done: () => finals, counts: () => liveCounts, following: () => follower.size, outage: () => api.outage() },
+    { total: () => total, done: () => finals, counts: () => liveCounts, following: () => follower.size, outage: () => api.outage(), phases: () => phases.all() },
     log,
   );
   state.startAutoFlush();
@@ -349,17 +370,25 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     const inFlight = new Set<Promise<void>>();
     for await (const rec of readInput(opts.input)) {
       if (stop.signal.aborted) break;
+      reading.done++;
       // Back-pressure: submit no faster than imports finish, so the service is never handed a
       // queue it cannot work off (a queue only adds latency, never throughput).
       while (follower.size + inFlight.size >= maxInFlight && !stop.signal.aborted) await new Promise((r) => setTimeout(r, 25));
-      const p: Promise<void> = handle(rec).finally(() => inFlight.delete(p));
+      const p: Promise<void> = handle(rec).finally(() => {
+        inFlight.delete(p);
+        sending.done++;
+      });
       inFlight.add(p);
       if (inFlight.size >= concurrency) await Promise.race(inFlight);
     }
+    phases.end('reading the book');
     await Promise.all(inFlight);
+    phases.end(sending.name);
     follower.close();
     await following;
+    phases.end('following');
   } finally {
+    phases.endAll();
     follower.close();
     await following.catch(() => undefined);
     progress.stop();
@@ -405,6 +434,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     timedOut,
     apiUnavailable: apiUnavailable !== null,
     outages: api.outages,
+    phases: phases.timings(),
     statePath,
     reportJson: `${reportPrefix}.json`,
     reportCsv: `${reportPrefix}.csv`,

@@ -27,7 +27,11 @@ export class MigrationState {
     accounts: Record<string, AccountRecord>,
   ) {
     this.accounts = new Map(Object.entries(accounts));
+    this.book = path.resolve(input);
   }
+
+  /** The book of this run, recorded with every account whose status it sets. */
+  readonly book: string;
 
   static async load(file: string | null, input: string): Promise<MigrationState> {
     if (file === null) return new MigrationState(null, input, {});
@@ -50,7 +54,7 @@ export class MigrationState {
   }
 
   set(external: string, supplier: string, status: AccountStatus, extra: { kraken_identifier?: string | null; errors?: ErrorItem[] } = {}): void {
-    const record: AccountRecord = { import_supplier: supplier, status, updated_at: new Date().toISOString() };
+    const record: AccountRecord = { import_supplier: supplier, status, updated_at: new Date().toISOString(), book: this.book };
     if (extra.kraken_identifier) record.kraken_identifier = extra.kraken_identifier;
     if (extra.errors && extra.errors.length > 0) record.errors = extra.errors;
     this.accounts.set(external, record);

@@ -1,4 +1,5 @@
 /** Shapes shared by the parts of `data-import migrate`. */
+import type { PhaseTiming } from './phases';
 
 /** Statuses of the import status operation (spec "Import process status", and STAGED: staged by the platform's v1 create-or-update, not processed). */
 export const API_STATUSES = ['STAGED', 'PENDING', 'IN_PROGRESS', 'PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'] as const;
@@ -36,6 +37,11 @@ export interface AccountRecord {
   kraken_identifier?: string | null;
   errors?: ErrorItem[];
   updated_at: string;
+  /**
+   * The book (tranche) the account came in with: the input of the run that last set its status
+   * (a path, resolved). Several tranches may share one --state: each account keeps its own.
+   */
+  book?: string;
 }
 
 /**
@@ -111,6 +117,8 @@ export interface MigrationSummary {
   apiUnavailable: boolean;
   /** Outages of the API this run waited out (or gave up on): how many, how long in all, the longest. */
   outages: { count: number; totalMs: number; longestMs: number };
+  /** Each phase (reading the book, sending, following): what it counted and how long it took. */
+  phases: PhaseTiming[];
   statePath: string | null;
   reportJson: string;
   reportCsv: string;

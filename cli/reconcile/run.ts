@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiClient, errorCode, errorDetail, type ApiResponse } from '../migrate/api';
 import { AbortedError } from '../migrate/backoff';
+import { reportPrefixOf } from '../migrate/report';
 import { ApiUnavailableError } from '../migrate/availability';
 import { countInput, isFolder, readText, type TextSource } from '../migrate/input';
 import { defaultThreads, digestedRecords } from './digest';
 import { KeySet } from './keySet';
 import { startProgress } from '../migrate/progress';
+import { Phases } from '../migrate/phases';
 import { CLASSES, classify, diffAccounts, type AccountClass, type DigestRecord } from './compare';
 import { formatSummary, writeReport, type ReconcileSummary } from './report';
 import { readBatches, ReconcileState, type AccountResult, type BatchLine, type StateHeader } from './state';
@@ -47,6 +49,15 @@ export interface ReconcileOptions {
   /** Ignore (and replace) the state of an earlier run. */
   restart?: boolean;
   maxPaths?: number;
+  /**
+   * What is asked about the supplier's accounts outside the book (docs/bulk-migration.md,
+   * "Tranches"): `count` (default) one totals request per supplier: how many there are and the
+   * supplier's totals, beside the book's, not a finding (a tranche is signed off alone); `list`
+   * the whole supplier is signed off: each one listed in the report as `extra` (the listing, paged),
+   * the platform's totals are the supplier's, and any extra account is a finding (exit 3); `off`
+   * nothing asked.
+   */
+  extras?: ExtrasMode;
   maxRetries?: number;
   backoffBaseMs?: number;
   backoffCapMs?: number;
@@ -56,6 +67,9 @@ export interface ReconcileOptions {
   progress?: 'auto' | 'plain' | 'none';
   log?: (line: string) => void;
 }
+
+export const EXTRAS_MODES = ['off', 'count', 'list'] as const;
+export type ExtrasMode = (typeof EXTRAS_MODES)[number];
 
 export class ReconcileError extends Error {
   constructor(
@@ -117,9 +131,11 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) throw new ReconcileError(`the batch size is 1 to ${MAX_BATCH}`, 'bad_option');
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const maxPaths = opts.maxPaths ?? DEFAULT_MAX_PATHS;
+  const extrasMode: ExtrasMode = opts.extras ?? 'count';
+  if (!(EXTRAS_MODES as readonly string[]).includes(extrasMode)) throw new ReconcileError(`--extras is one of ${EXTRAS_MODES.join(', ')}`, 'bad_option');
   const input = path.resolve(opts.input);
   const statePath = opts.statePath ?? `${opts.input}.reconcile-state.ndjson`;
-  const reportPrefix = opts.reportPrefix ?? `${opts.input}.reconcile`;
+  const reportPrefix = reportPrefixOf(opts.reportPrefix ?? `${opts.input}.reconcile`);
   const apiUrl = opts.apiUrl ?? DEFAULT_API_URL;
 
   const size = (await isFolder(input)) ? await countInput(input) : fs.statSync(input).size;
@@ -142,13 +158,21 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
     const detail = r.class === 'mismatched' ? (r.paths ?? []).map((p) => p.path).slice(0, 3).join(', ') + ((r.paths_count ?? 0) > 3 ? ', …' : '') : (r.error_code ?? r.status ?? '');
     findings.push({ import_supplier: r.import_supplier, external_account_number: r.external_account_number, class: r.class, detail });
   };
+  const phases = new Phases();
+  const reading = phases.start('reading the book', 'records');
+  const digesting = phases.start('digests', 'accounts');
+  /** Per supplier of the book, the totals of its book accounts found on the platform (a batch is of one supplier). */
+  const foundBySupplier = new Map<string, Totals>();
   const take = (line: BatchLine) => {
     for (const r of line.results) {
       count(r);
       note(r);
     }
+    digesting.done += line.results.length;
     source = addTotals(source, line.source);
     platform = addTotals(platform, line.platform);
+    const supplier = line.results[0]?.import_supplier;
+    if (supplier !== undefined) foundBySupplier.set(supplier, addTotals(foundBySupplier.get(supplier) ?? ZERO, line.platform));
   };
 
   // What an earlier run finished: counted now, not asked again.
@@ -181,7 +205,7 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
       },
     },
   });
-  const requests = { digests: 0, accounts: 0, listing: 0 };
+  const requests = { digests: 0, accounts: 0, listing: 0, totals: 0 };
   const bookErrors: AccountResult[] = [];
   /** Every account key of the book (supplier NUL external): duplicates, and extra accounts. */
   const bookKeys = new KeySet();
@@ -192,7 +216,11 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
 
   let total: number | null = null;
   void countInput(input).then(
-    (n) => (total = n),
+    (n) => {
+      total = n;
+      reading.total = n;
+      digesting.total = n;
+    },
     () => undefined,
   );
   const progress = startProgress(
@@ -203,6 +231,7 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
       counts: () => ({ ...classes }),
       following: () => inFlight,
       outage: () => api.outage(),
+      phases: () => phases.all(),
     },
     log,
   );
@@ -246,7 +275,13 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
       results.push(result);
       if (c.class === 'mismatched') mismatched.push({ item, result });
     }
+    if (mismatched.length > 0) {
+      const reads = phases.start('mismatched accounts', 'read back');
+      reads.total = (reads.total ?? 0) + mismatched.length;
+    }
     await eachLimited(mismatched, ACCOUNT_READS, async ({ item, result }) => {
+      const reads = phases.get('mismatched accounts')!;
+      reads.done++;
       const stored = await readAccount(batch.supplier, item.external);
       if (stored === null) {
         // Gone between the two requests: no account any more.
@@ -289,13 +324,16 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
   try {
     for await (const rec of digestedRecords(input, opts.threads ?? defaultThreads())) {
       if (stop.signal.aborted) break;
+      reading.done++;
       if (rec.kind === 'parse_error') {
+        digesting.done++;
         // As migrate's report: the external account number column names the line (or file).
         bookErrors.push({ import_supplier: '', external_account_number: rec.where, where: rec.where, class: 'book_error', status: null, kraken_identifier: null, error_code: 'parse_error' });
         continue;
       }
       const key = `${rec.supplier}\u0000${rec.external}`;
       if (!bookKeys.add(key)) {
+        digesting.done++;
         bookErrors.push({ import_supplier: rec.supplier, external_account_number: rec.external, where: rec.where, class: 'book_error', status: null, kraken_identifier: null, error_code: 'duplicate_in_book' });
         continue;
       }
@@ -323,48 +361,94 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
     buffers.clear();
     await Promise.all(running);
 
-    // Extra accounts: imported for a supplier of the book, not in it.
+    phases.end('reading the book');
+    phases.end('digests');
+    phases.end('mismatched accounts');
+    if (apiUnavailable !== null) throw apiUnavailable;
+
+    // The supplier's accounts outside the book, in bulk (never one request per account): the
+    // totals of each supplier of the book in one request each, then, with --extras list, the
+    // listing of its imported accounts, 10,000 a page.
     const extras: AccountResult[] = [];
     const listingUnavailable: string[] = [];
-    if (apiUnavailable !== null) throw apiUnavailable;
-    if (!stop.signal.aborted) {
+    const totalsUnavailable: string[] = [];
+    let supplierTotalsSum: Totals | null = null;
+    let outside: number | null = null;
+    if (extrasMode !== 'off' && failure === null && !stop.signal.aborted) {
       try {
-        for (const supplier of [...suppliers].sort()) {
-          let next: string | null = `/v1/data-import/imported-account-import-processes/${encodeURIComponent(supplier)}/?limit=${LISTING_PAGE}`;
-          while (next !== null) {
-            requests.listing++;
-            const res = await api.call('GET', next);
-            if (res.status === 404) {
-              listingUnavailable.push(supplier);
-              break;
-            }
-            if (res.status !== 200) throw unexpected(`GET ${next}`, res);
-            for (const item of res.body as { external_account_number: string; kraken_account_number: string | null }[]) {
-              if (bookKeys.has(`${supplier}\u0000${item.external_account_number}`)) continue;
-              extras.push({ import_supplier: supplier, external_account_number: item.external_account_number, where: null, class: 'extra', status: 'PROCESSED', kraken_identifier: item.kraken_account_number ?? null, error_code: null });
-            }
-            next = nextLink(res.headers.link);
+        const sorted = [...suppliers].sort();
+        const totalsPhase = phases.start('totals', 'suppliers', sorted.length);
+        let sum = emptyTotals();
+        let beyond = 0;
+        for (const supplier of sorted) {
+          if (supplier.length > 64) {
+            totalsUnavailable.push(supplier);
+            totalsPhase.done++;
+            continue;
           }
+          requests.totals++;
+          const res = await api.call('POST', '/v2/data-import/accounts/totals/', { import_supplier: supplier });
+          totalsPhase.done++;
+          if (res.status === 404 || res.status === 405) {
+            totalsUnavailable.push(supplier);
+            continue;
+          }
+          if (res.status !== 200) throw unexpected('POST /v2/data-import/accounts/totals/', res);
+          const t = totalsOf(res.body);
+          sum = addTotals(sum, t);
+          beyond += Math.max(0, t.accounts - (foundBySupplier.get(supplier)?.accounts ?? 0));
         }
-        await eachLimited(extras, ACCOUNT_READS, async (extra) => {
-          const stored = await readAccount(extra.import_supplier, extra.external_account_number);
-          if (stored) platform = addTotals(platform, accountTotals(stored));
-        });
-        for (const e of extras) {
-        count(e);
-        note(e);
-      }
+        phases.end('totals');
+        if (totalsUnavailable.length < sorted.length) {
+          supplierTotalsSum = sum;
+          outside = beyond;
+        }
+        if (extrasMode === 'list') {
+          const listing = phases.start('extras', 'accounts', outside);
+          for (const supplier of sorted) {
+            let next: string | null = `/v1/data-import/imported-account-import-processes/${encodeURIComponent(supplier)}/?limit=${LISTING_PAGE}`;
+            while (next !== null) {
+              requests.listing++;
+              const res = await api.call('GET', next);
+              if (res.status === 404) {
+                listingUnavailable.push(supplier);
+                break;
+              }
+              if (res.status !== 200) throw unexpected(`GET ${next}`, res);
+              for (const item of res.body as { external_account_number: string; kraken_account_number: string | null }[]) {
+                if (bookKeys.has(`${supplier}\u0000${item.external_account_number}`)) continue;
+                extras.push({ import_supplier: supplier, external_account_number: item.external_account_number, where: null, class: 'extra', status: 'PROCESSED', kraken_identifier: item.kraken_account_number ?? null, error_code: null });
+                listing.done++;
+              }
+              next = nextLink(res.headers.link);
+            }
+          }
+          phases.end('extras');
+          for (const e of extras) {
+            count(e);
+            note(e);
+          }
+          if (listingUnavailable.length === 0) outside = extras.length;
+        } else if (outside !== null) {
+          classes.extra = outside;
+        }
       } catch (err) {
-        // Interrupted while listing: the batches are saved; the extra accounts are looked for again.
+        // Interrupted while asking: the batches are saved; the accounts outside the book are asked about again.
         if (!(err instanceof AbortedError) || apiUnavailable !== null) throw err;
         extras.length = 0;
       }
     }
+    phases.endAll();
     if (failure !== null) throw failure;
 
     const interrupted = stop.signal.aborted;
     const bookAccounts = CLASSES.reduce((n, c) => n + classes[c], 0);
     const durationMs = Date.now() - started;
+    // The book alone: every account matched, no book error, the book's totals those of its accounts as stored.
+    const bookClean = bookAccounts === classes.matched && bookErrors.length === 0 && totalsEqual(source, platform);
+    // The whole supplier (--extras list): nothing outside the book, and the supplier's totals the book's.
+    const wholeClean = extrasMode !== 'list' || (extras.length === 0 && listingUnavailable.length === 0 && (supplierTotalsSum === null || totalsEqual(source, supplierTotalsSum)));
+    const verdict: ReconcileSummary['verdict'] = interrupted ? 'interrupted' : !bookClean ? 'findings' : !wholeClean ? 'extras' : 'matched';
     const summary: ReconcileSummary = {
       input: opts.input,
       apiUrl,
@@ -372,14 +456,19 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
       bookErrors: bookErrors.length,
       failedCodes,
       findings: [...findings, ...bookErrors.slice(0, Math.max(0, MAX_FINDINGS - findings.length)).map((b) => ({ import_supplier: b.import_supplier, external_account_number: b.external_account_number, class: b.class, detail: b.error_code ?? '' }))],
-      totals: { source, platform },
-      allMatched: !interrupted && bookAccounts === classes.matched && classes.extra === 0 && bookErrors.length === 0 && listingUnavailable.length === 0 && totalsEqual(source, platform),
+      totals: { source, platform, supplier: supplierTotalsSum },
+      extrasMode,
+      outside,
+      verdict,
+      allMatched: verdict === 'matched',
       durationMs,
       accountsPerSecond: durationMs > 0 ? Math.round(((bookAccounts - resumedAccounts) / durationMs) * 10_000) / 10 : 0,
       batches: { done: batchesDone, resumed },
       requests,
       interrupted,
       listingUnavailable,
+      totalsUnavailable,
+      phases: phases.timings(),
       statePath: interrupted ? statePath : null,
       reportJson: `${reportPrefix}.json`,
       reportCsv: `${reportPrefix}.csv`,
@@ -405,6 +494,14 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
     opts.signal?.removeEventListener('abort', onAbort);
     await api.close();
   }
+}
+
+/** The totals operation's answer as Totals (a count that is not a number counts 0). */
+function totalsOf(body: unknown): Totals {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const d = (v: unknown) => (typeof v === 'string' ? v : '0');
+  return { accounts: n(b.accounts), customers: n(b.customers), meter_points: n(b.meter_points), meters: n(b.meters), registers: n(b.registers), ledger_balances: d(b.ledger_balances), debts: d(b.debts) };
 }
 
 /** The `rel="next"` target of a Link header, or null. */

@@ -315,6 +315,91 @@
     });
   }
 
+  /* ---------- the current tranche ---------- */
+
+  // The book the operator picked, read here line by line: only its account numbers (per supplier)
+  // are kept and sent to POST /api/tranche at each refresh (issue 40).
+  var tranche = null; // { name, numbers: { supplier: [external, ...] } }
+
+  function readBook(file) {
+    var numbers = {};
+    var decoder = new TextDecoder();
+    var rest = '';
+    var reader = file.stream().getReader();
+    function line(text) {
+      if (!text.trim()) return;
+      try {
+        var a = JSON.parse(text);
+        if (a && typeof a.import_supplier === 'string' && typeof a.external_account_number === 'string') {
+          (numbers[a.import_supplier] = numbers[a.import_supplier] || []).push(a.external_account_number);
+        }
+      } catch (e) { /* not an account: migrate reports it */ }
+    }
+    function pump() {
+      return reader.read().then(function (r) {
+        if (r.done) { line(rest + decoder.decode()); return numbers; }
+        var lines = (rest + decoder.decode(r.value, { stream: true })).split('\n');
+        rest = lines.pop();
+        lines.forEach(line);
+        return pump();
+      });
+    }
+    return pump();
+  }
+
+  function postJson(url, body) {
+    return fetch(url, { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, credentials: 'same-origin', body: JSON.stringify(body) }).then(function (r) {
+      if (!r.ok) return r.json().then(function (b) { throw new Error(b.code || r.status); }, function () { throw new Error(String(r.status)); });
+      return r.json();
+    });
+  }
+
+  function refreshTranche(s) {
+    if (!tranche) return Promise.resolve();
+    var suppliers = Object.keys(tranche.numbers).sort();
+    return Promise.all(suppliers.map(function (code) {
+      return postJson('/api/tranche', { import_supplier: code, external_account_numbers: tranche.numbers[code] });
+    })).then(function (answers) {
+      var tbody = $('tranche-table').querySelector('tbody');
+      tbody.replaceChildren();
+      var detail = [];
+      answers.forEach(function (t) {
+        var processed = t.by_status.PROCESSED || 0;
+        var supplierTotal = s && s.import_supplier === t.import_supplier ? s.imports.by_status.PROCESSED : null;
+        detail.push(t.import_supplier + ': ' + n(processed) + ' of ' + n(t.accounts) + ' PROCESSED (' + pct(t.processed_share) + '), ' + n(t.remaining) + ' to go' +
+          (supplierTotal !== null ? ' · the supplier: ' + n(supplierTotal) + ' PROCESSED in all' : ''));
+        var rows = Object.keys(t.by_status).sort().map(function (k) { return [k, t.by_status[k]]; }).concat([['not started', t.not_started]]);
+        rows.forEach(function (r) {
+          tbody.appendChild(el('tr', { 'data-tranche-status': r[0] }, [
+            el('td', { text: t.import_supplier + ' ' + r[0] }),
+            el('td', { className: 'num', text: n(r[1]) }),
+          ]));
+        });
+      });
+      $('tranche-detail').textContent = tranche.name + ' — ' + detail.join('; ');
+    }, function (err) {
+      $('tranche-detail').textContent = tranche.name + ': the tranche could not be read (' + err.message + ')';
+    });
+  }
+
+  $('tranche-book').addEventListener('change', function (e) {
+    var file = e.target.files && e.target.files[0];
+    if (!file) { tranche = null; return; }
+    $('tranche-detail').textContent = 'reading ' + file.name + '…';
+    readBook(file).then(function (numbers) {
+      tranche = { name: file.name, numbers: numbers };
+      // The tranche's supplier, for the totals beside it.
+      var codes = Object.keys(numbers);
+      if (codes.length === 1 && supplierSelect.value !== codes[0]) {
+        if (!Array.prototype.some.call(supplierSelect.options, function (o) { return o.value === codes[0]; })) supplierSelect.appendChild(el('option', { value: codes[0], text: codes[0] }));
+        supplierSelect.value = codes[0];
+        selectionChanged();
+      } else {
+        refreshTranche(last);
+      }
+    });
+  });
+
   /* ---------- refresh loop ---------- */
 
   function syncSuppliers(s) {
@@ -338,6 +423,7 @@
       renderErrors(s);
       renderRateChart(s);
       renderLatencyChart(s);
+      refreshTranche(s);
       var u = $('updated');
       u.textContent = 'updated ' + new Date(s.generated_at).toLocaleTimeString('en-GB');
       u.className = 'updated';

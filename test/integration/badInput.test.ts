@@ -24,6 +24,7 @@ describe('bad input on every endpoint', () => {
     { method: 'post', path: '/v2/data-import/accounts/statuses/', json: true, invalid: 'validation_error' },
     { method: 'get', path: '/v2/data-import/accounts/DEMO_ENERGY/X-1/account/', json: false },
     { method: 'post', path: '/v2/data-import/accounts/digests/', json: true, invalid: 'validation_error' },
+    { method: 'post', path: '/v2/data-import/accounts/totals/', json: true, invalid: 'validation_error' },
     { method: 'post', path: '/v1/data-import/send-registration-flows/DEMO_ENERGY/X-1/', json: false },
     { method: 'get', path: '/v1/data-import/all-account-import-processes/DEMO_ENERGY/', json: false },
     { method: 'get', path: '/v1/data-import/pending-account-import-processes/DEMO_ENERGY/', json: false },

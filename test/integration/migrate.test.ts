@@ -35,9 +35,9 @@ function expectComplete(accounts: ReportEntry[], count: number, expected: Record
   for (const a of accounts) {
     const e = expected[a.external_account_number];
     if (e) {
-      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'VALIDATION_FAILED', kraken_identifier: null, errors: [{ code: e.code, attr: e.attr, detail: expect.any(String) }] });
+      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'VALIDATION_FAILED', kraken_identifier: null, errors: [{ code: e.code, attr: e.attr, detail: expect.any(String) }], book: expect.any(String) });
     } else {
-      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'PROCESSED', kraken_identifier: expect.stringMatching(/^A-[0-9A-F]{8}$/), errors: [] });
+      expect(a).toEqual({ external_account_number: a.external_account_number, import_supplier: 'DEMO_ENERGY', final_status: 'PROCESSED', kraken_identifier: expect.stringMatching(/^A-[0-9A-F]{8}$/), errors: [], book: expect.any(String) });
     }
   }
 }
@@ -104,7 +104,13 @@ describe('data-import migrate against the real service', () => {
     const report = readReport(`${input}.report`);
     expectComplete(report.accounts, 60, expected);
     const csv = fs.readFileSync(`${input}.report.csv`, 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('external_account_number,final_status,kraken_identifier,error_code,attr,detail');
+    expect(csv[0]).toBe('external_account_number,final_status,kraken_identifier,error_code,attr,detail,book');
+    // Each account records the book (tranche) it came in with, in the report and the state.
+    expect(new Set(report.accounts.map((a) => (a as { book?: string }).book))).toEqual(new Set([path.resolve(input)]));
+    const stateDoc = JSON.parse(fs.readFileSync(`${input}.migrate-state.json`, 'utf8')) as { accounts: Record<string, { book?: string }> };
+    expect(Object.values(stateDoc.accounts).every((a) => a.book === path.resolve(input))).toBe(true);
+    expect(summary.phases.map((p) => p.phase)).toEqual(['reading the book', 'sending', 'following']);
+    expect(summary.phases.find((p) => p.phase === 'following')!.count).toBe(54);
     expect(csv).toHaveLength(61);
     for (const [ext, e] of Object.entries(expected)) {
       expect(csv.filter((line) => line.startsWith(`${ext},VALIDATION_FAILED,,${e.code},${e.attr},`))).toHaveLength(1);

@@ -91,6 +91,7 @@ describe('the OpenAPI document', () => {
         'POST /v2/data-import/accounts/statuses/',
         'GET /v2/data-import/accounts/{import_supplier_code}/{external_account_number}/account/',
         'POST /v2/data-import/accounts/digests/',
+        'POST /v2/data-import/accounts/totals/',
         'POST /v1/data-import/send-registration-flows/{import_supplier_code}/{external_account_number}/',
         'GET /v1/data-import/all-account-import-processes/{import_supplier_code}/',
         'GET /v1/data-import/pending-account-import-processes/{import_supplier_code}/',

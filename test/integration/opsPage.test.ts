@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -16,7 +17,7 @@ import { insertRegistrations } from '../../registration/store';
 import { importWorkflowId } from '../../imports/workflowId';
 import { createOpsApp, startOpsServer } from '../../ops/server';
 import { loadConfig } from '../../lib/config';
-import { AffectedImportsSchema, BuildsSchema, ImportRecordSchema, SummarySchema } from '../../ops/schema';
+import { AffectedImportsSchema, BuildsSchema, ImportRecordSchema, SummarySchema, TrancheSchema } from '../../ops/schema';
 import { deployStatus } from '../../deploys/status';
 import { buildOpsOpenApiDocument } from '../../ops/openapi';
 
@@ -186,6 +187,20 @@ describe('the operations page in a browser', () => {
     expect(await text('#outbox-backlog')).toMatch(/^\d+$/);
   });
 
+  it('shows the progress of the tranche whose book the operator picks, beside the supplier\'s totals', async () => {
+    const book = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ops-tranche-')), 'tranche-2.ndjson');
+    const line = (ext: string) => JSON.stringify({ import_supplier: 'DEMO_ENERGY', external_account_number: ext, customers: [] });
+    fs.writeFileSync(book, `${[X('OK-1'), X('OK-2'), X('BAD-1'), X('LATER-1'), X('NEVER-1')].map(line).join('\n')}\nnot json\n`);
+    await page.goto(`${base}/`);
+    await page.locator('#tranche-book').setInputFiles(book);
+    await eventually(async () => (await text('#tranche-detail')).includes('PROCESSED'), 15_000);
+    expect(await text('#tranche-detail')).toBe('tranche-2.ndjson — DEMO_ENERGY: 2 of 5 PROCESSED (40.0 %), 2 to go · the supplier: 3 PROCESSED in all');
+    expect(await text('#tranche-table [data-tranche-status="ERRORED"] .num')).toBe('1');
+    expect(await text('#tranche-table [data-tranche-status="not started"] .num')).toBe('1');
+    // The book's supplier is selected: the tiles beside it are the supplier's.
+    expect(await page.locator('#supplier').inputValue()).toBe('DEMO_ENERGY');
+  });
+
   it('shows which builds run imports: the stack\'s build, current, with its worker and the import waiting for tomorrow', async () => {
     const row = page.locator('#builds-table tr[data-build="test"]');
     await row.waitFor();
@@ -293,6 +308,39 @@ describe('the JSON behind the operations page', () => {
     await s.stop();
   });
 
+  it('answers the progress of a tranche from its account numbers, in the documented shape; bad bodies 400, an unknown supplier 404', async () => {
+    const t = await ops().post('/api/tranche').send({ import_supplier: 'DEMO_ENERGY', external_account_numbers: ['J-1', 'J-2', 'J-4', 'J-1', 'NEVER'] });
+    expect(t.status).toBe(200);
+    expect(ajv.validate(TrancheSchema, t.body)).toBe(true);
+    expect(t.body).toEqual({ import_supplier: 'DEMO_ENERGY', accounts: 4, by_status: { ERRORED: 3 }, not_started: 1, processed_share: 0, remaining: 1 });
+    for (const body of [{}, { import_supplier: 'DEMO_ENERGY' }, { import_supplier: 'DEMO_ENERGY', external_account_numbers: [] }, { import_supplier: 'DEMO_ENERGY', external_account_numbers: [7] }, { import_supplier: 'DEMO_ENERGY', external_account_numbers: ['J-1'], extra: 1 }, []]) {
+      const bad = await ops().post('/api/tranche').send(body);
+      expect([bad.status, bad.body.code]).toEqual([400, 'validation_error']);
+    }
+    const unreadable = await ops().post('/api/tranche').set('content-type', 'application/json').send('{');
+    expect([unreadable.status, unreadable.body.code]).toEqual([400, 'parse_error']);
+    const unknown = await ops().post('/api/tranche').send({ import_supplier: 'NOPE', external_account_numbers: ['J-1'] });
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'not_found']);
+    expect((await ops('secret').post('/api/tranche').send({ import_supplier: 'DEMO_ENERGY', external_account_numbers: ['J-1'] })).status).toBe(401);
+    expect((await ops().delete('/api/tranche')).status).toBe(405);
+
+    // The CLI: imports summary --book, the same numbers beside the supplier's.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-tranche-'));
+    const book = path.join(dir, 'tranche.ndjson');
+    fs.writeFileSync(book, `${['J-1', 'J-2', 'J-4', 'NEVER'].map((e) => JSON.stringify({ import_supplier: 'DEMO_ENERGY', external_account_number: e })).join('\n')}\n`);
+    const env = { DATABASE_URL: s.t.url, TEMPORAL_UI_URL: TEMPORAL_UI, TEMPORAL_NAMESPACE: 'ns-1' };
+    const asJson = await runCli(['imports', 'summary', '--book', book, '--json'], env);
+    expect(asJson.code).toBe(0);
+    const fromCli = JSON.parse(asJson.stdout);
+    expect(fromCli.import_supplier).toBe('DEMO_ENERGY');
+    expect(fromCli.tranches).toEqual([t.body]);
+    const human = await runCli(['imports', 'summary', '--book', book], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/tranche \(book\):\s+\S*tranche\.ndjson/);
+    expect(human.stdout).toMatch(/not started:\s+1/);
+    expect((await runCli(['imports', 'summary', '--book', path.join(dir, 'none.ndjson')], env)).code).toBe(1);
+  });
+
   it('answers the documented shapes', async () => {
     const summary = await ops().get('/api/summary?supplier=DEMO_ENERGY&hours=1');
     expect(summary.status).toBe(200);
@@ -317,7 +365,7 @@ describe('the JSON behind the operations page', () => {
 
     const doc = await ops().get('/openapi.json');
     expect(doc.body).toEqual(JSON.parse(JSON.stringify(buildOpsOpenApiDocument())));
-    expect(Object.keys(doc.body.paths)).toEqual(['/api/summary', '/api/errors', '/api/builds', '/api/imports/{supplier}/{external_account_number}']);
+    expect(Object.keys(doc.body.paths)).toEqual(['/api/summary', '/api/tranche', '/api/errors', '/api/builds', '/api/imports/{supplier}/{external_account_number}']);
 
     // No worker has started on this task queue: a deployment with no build yet.
     const builds = await ops().get('/api/builds');

@@ -256,13 +256,46 @@ describe('reconcile on the real stack: a migrated book is matched, and tampering
     const named = readReport(`${onlyFull}.reconcile`).accounts.find((a) => a.class === 'mismatched')!;
     expect([named.external_account_number, named.paths]).toEqual([full.external_account_number, [{ path: 'payment_instructions.0.sort_code', source: '089999', platform: '089998' }]]);
 
-    // Accounts imported but left out of the book are extra.
+    // The value put back: the full account matches again for the tranche checks below.
+    await s.t.db('payment_instructions').where({ account_id: fullRow.id }).update({ sort_code: '089999' });
+
+    // Accounts imported but left out of the book: counted by default (a tranche is signed off
+    // alone: not a finding, not in the report), listed as extra with --extras list; either way in
+    // bulk (one totals request, listing pages), never one request per account.
     const shorter = path.join(dir, 'shorter.ndjson');
     fs.writeFileSync(shorter, `${lines.slice(3).map((l) => JSON.stringify(l)).join('\n')}\n`);
-    const summary = await runReconcile({ input: shorter, apiKey: s.apiKey, apiUrl, progress: 'none' });
+    const counted = await runReconcile({ input: shorter, apiKey: s.apiKey, apiUrl, progress: 'none' });
     // Left out: the altered one and one matched (the deleted one is not imported any more).
+    expect([counted.extrasMode, counted.outside, counted.classes.extra]).toEqual(['count', 2, 2]);
+    expect(counted.requests).toEqual({ digests: 1, accounts: 0, totals: 1, listing: 0 });
+    expect(readReport(`${shorter}.reconcile`).accounts.filter((a) => a.class === 'extra')).toEqual([]);
+    // The one never sent is missing: a finding whatever the mode.
+    expect(counted.verdict).toBe('findings');
+    const summary = await runReconcile({ input: shorter, apiKey: s.apiKey, apiUrl, progress: 'none', extras: 'list' });
     expect(summary.classes.extra).toBe(2);
+    expect(summary.requests).toEqual({ digests: 1, accounts: 0, totals: 1, listing: 1 });
     const extra = readReport(`${shorter}.reconcile`).accounts.filter((a) => a.class === 'extra');
     expect(extra.map((a) => a.external_account_number).sort()).toEqual([altered, lines[2]!.external_account_number].sort());
+
+    // A tranche: accounts all matched, the supplier holding others. Signed off alone (exit 0), its
+    // totals those of its accounts as stored; the whole supplier's beside them.
+    const tranche = path.join(dir, 'tranche.ndjson');
+    fs.writeFileSync(tranche, `${lines.slice(3, -1).map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const signed = await runCli(['reconcile', '--input', tranche, '--api-url', apiUrl, '--api-key', s.apiKey, '--progress', 'none'], {});
+    expect([signed.code, signed.stderr]).toEqual([0, '']);
+    expect(signed.stdout).toMatch(/— EVERY ACCOUNT MATCHED/);
+    expect(signed.stdout).toMatch(/extra +2 +imported for the supplier, not in this book: counted, not a finding/);
+    expect(signed.stdout).not.toContain('≠');
+    const t = readReport(`${tranche}.reconcile`).summary;
+    expect(t.totals.source).toEqual(t.totals.platform);
+    expect(t.totals.supplier!.accounts).toBe(t.totals.source.accounts + 2);
+    expect(t.phases.map((p) => p.phase)).toEqual(['reading the book', 'digests', 'totals']);
+    // The same tranche as the whole supplier: only the extras are found (exit 3); none asked (off): exit 0.
+    const whole = await runCli(['reconcile', '--input', tranche, '--api-url', apiUrl, '--api-key', s.apiKey, '--progress', 'none', '--extras', 'list'], {});
+    expect([whole.code, whole.stderr]).toEqual([3, expect.stringContaining('the supplier holds 2 accounts outside it')]);
+    expect(whole.stdout).toContain('BUT THE SUPPLIER HOLDS ACCOUNTS OUTSIDE IT');
+    const off = await runCli(['reconcile', '--input', tranche, '--api-url', apiUrl, '--api-key', s.apiKey, '--progress', 'none', '--extras', 'off'], {});
+    expect(off.code).toBe(0);
+    expect(off.stdout).toMatch(/extra +- +not asked \(--extras off\)/);
   });
 });

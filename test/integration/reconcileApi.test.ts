@@ -1,6 +1,7 @@
 import { eventually, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { accountDigest, canonicalAccount } from '../../account/canonical';
+import { accountTotals } from '../../cli/reconcile/totals';
 
 jest.setTimeout(120_000);
 
@@ -89,6 +90,47 @@ describe('the account as stored and the bulk digest operation', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ code: 'parse_error', detail: expect.any(String), errors: [] });
     const unauthenticated = await s.request().post('/v2/data-import/accounts/digests/').set('Authorization', '').send({ import_supplier: 'DEMO_ENERGY', external_account_numbers: [ext] });
+    expect(unauthenticated.status).toBe(401);
+  });
+
+  it('answers the totals of every account imported for the supplier, equal to those of the accounts sent', async () => {
+    const r = await s.request().post('/v2/data-import/accounts/totals/').send({ import_supplier: 'DEMO_ENERGY' });
+    expect(r.status).toBe(200);
+    // The dry run imported nothing: one account, the one sent.
+    const { accounts, customers, meter_points, meters, registers, ledger_balances, debts } = accountTotals(sent);
+    expect(r.body).toEqual({ import_supplier: 'DEMO_ENERGY', accounts, customers, meter_points, meters, registers, ledger_balances: expect.any(String), debts: expect.any(String) });
+    expect(Number(r.body.ledger_balances)).toBe(Number(ledger_balances));
+    expect(Number(r.body.debts)).toBe(Number(debts));
+    expect(accounts).toBe(1);
+    // A second account counts too; an account whose import is not PROCESSED does not.
+    const second = s.ext('REC-API-2');
+    expect((await s.request().post('/v2/data-import/accounts/').send(uniqueAccount(second))).status).toBe(201);
+    await eventually(async () => (await s.request().post('/v2/data-import/accounts/totals/').send({ import_supplier: 'DEMO_ENERGY' })).body.accounts === 2, 60_000);
+    await s.t.db('import_processes').where({ external_account_number: second }).update({ status: 'ERRORED' });
+    expect((await s.request().post('/v2/data-import/accounts/totals/').send({ import_supplier: 'DEMO_ENERGY' })).body.accounts).toBe(1);
+    await s.t.db('import_processes').where({ external_account_number: second }).update({ status: 'PROCESSED' });
+  });
+
+  it('answers the totals of a supplier outside the grant, or unknown, as those of a supplier with no accounts', async () => {
+    const zero = { accounts: 0, customers: 0, meter_points: 0, meters: 0, registers: 0, ledger_balances: '0', debts: '0' };
+    const other = await s.authHeader('OTHER_SUPPLIER');
+    const r = await s.request().post('/v2/data-import/accounts/totals/').set(other).send({ import_supplier: 'DEMO_ENERGY' });
+    expect([r.status, r.body]).toEqual([200, { import_supplier: 'DEMO_ENERGY', ...zero }]);
+    const unknown = await s.request().post('/v2/data-import/accounts/totals/').send({ import_supplier: 'NO_SUCH_SUPPLIER' });
+    expect([unknown.status, unknown.body]).toEqual([200, { import_supplier: 'NO_SUCH_SUPPLIER', ...zero }]);
+  });
+
+  it('answers a totals body of the wrong shape 400 validation_error with every issue, an unreadable one parse_error, no credentials 401', async () => {
+    const r = await s.request().post('/v2/data-import/accounts/totals/').send({ import_supplier: 'X'.repeat(65), extra: 1 });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ code: 'validation_error', detail: expect.any(String), errors: expect.arrayContaining([expect.objectContaining({ attr: 'import_supplier' }), expect.objectContaining({ code: 'unknown_field' })]) });
+    for (const body of [{}, { import_supplier: 7 }, { import_supplier: '' }]) {
+      const bad = await s.request().post('/v2/data-import/accounts/totals/').send(body);
+      expect([bad.status, bad.body.code]).toEqual([400, 'validation_error']);
+    }
+    const unreadable = await s.request().post('/v2/data-import/accounts/totals/').set('content-type', 'application/json').send('{');
+    expect([unreadable.status, unreadable.body]).toEqual([400, { code: 'parse_error', detail: expect.any(String), errors: [] }]);
+    const unauthenticated = await s.request().post('/v2/data-import/accounts/totals/').set('Authorization', '').send({ import_supplier: 'DEMO_ENERGY' });
     expect(unauthenticated.status).toBe(401);
   });
 });

@@ -177,14 +177,22 @@ describe('reconcile: the summary on the terminal', () => {
       { import_supplier: 'S', external_account_number: 'A-2', class: 'mismatched', detail: 'ledgers.0.ledger_balance' },
       { import_supplier: 'S', external_account_number: 'A-3', class: 'failed', detail: 'import_process_failed_validation' },
     ],
-    totals: { source: totals, platform: { ...totals, accounts: 2, ledger_balances: '-1.5000', debts: '0' } },
+    totals: { source: totals, platform: { ...totals, accounts: 2, ledger_balances: '-1.5000', debts: '0' }, supplier: null },
+    extrasMode: 'list' as const,
+    outside: 1,
+    verdict: 'findings' as const,
     allMatched: false,
     durationMs: 1500,
     accountsPerSecond: 2.7,
     batches: { done: 1, resumed: 0 },
-    requests: { digests: 1, accounts: 2, listing: 1 },
+    requests: { digests: 1, accounts: 2, listing: 1, totals: 1 },
     interrupted: false,
     listingUnavailable: [],
+    totalsUnavailable: [],
+    phases: [
+      { phase: 'reading the book', unit: 'records', count: 4, ms: 300 },
+      { phase: 'digests', unit: 'accounts', count: 4, ms: 900 },
+    ],
     statePath: null,
     reportJson: 'r.json',
     reportCsv: 'r.csv',
@@ -201,5 +209,34 @@ describe('reconcile: the summary on the terminal', () => {
     // Equal as numbers: no mark.
     expect(lines.find((l) => l.trim().startsWith('ledger_balances'))).not.toContain('≠');
     expect(lines.find((l) => l.trim().startsWith('debts'))).toContain('≠');
+  });
+
+  it('says what the phases counted and how long each took', () => {
+    expect(formatSummary(summary)).toContain('phases: reading the book 4 records 0.3 s · digests 4 accounts 0.9 s');
+  });
+
+  it('counts the accounts outside a tranche without a finding, and shows the whole supplier\'s totals beside the book\'s', () => {
+    const matched = { ...totals };
+    const tranche = {
+      ...summary,
+      classes: { matched: 3, missing: 0, not_final: 0, failed: 0, mismatched: 0, extra: 3591 },
+      bookErrors: 0,
+      findings: [],
+      totals: { source: matched, platform: matched, supplier: { ...matched, accounts: 3594 } },
+      extrasMode: 'count' as const,
+      outside: 3591,
+      verdict: 'matched' as const,
+      allMatched: true,
+    };
+    const lines = formatSummary(tranche).split('\n');
+    expect(lines[0]).toContain('EVERY ACCOUNT MATCHED');
+    expect(lines[0]).not.toContain('NOT');
+    expect(lines.find((l) => l.trim().startsWith('extra'))).toMatch(/extra +3591 +imported for the supplier, not in this book: counted, not a finding/);
+    // The book against its accounts as stored: equal, no mark; the whole supplier in a third column.
+    expect(lines.find((l) => l.trim().startsWith('accounts'))).toMatch(/3 +3 +3594$/);
+    // The same with --extras list: the whole supplier differs, marked.
+    const whole = formatSummary({ ...tranche, extrasMode: 'list', verdict: 'extras', allMatched: false }).split('\n');
+    expect(whole[0]).toContain('BUT THE SUPPLIER HOLDS ACCOUNTS OUTSIDE IT');
+    expect(whole.find((l) => l.trim().startsWith('accounts'))).toMatch(/3 +3 +3594 +≠$/);
   });
 });
