@@ -41,11 +41,14 @@ describe('unread streamed listings and the database pool', () => {
   it("another organisation's request answers while more unread listings are open than the pool has connections", async () => {
     const reader = (await s.authHeader('BOOK_ENERGY')).Authorization;
     const firstBytes: Promise<void>[] = [];
+    const received: string[] = [];
     for (let i = 0; i < SOCKETS; i++) {
       const so = net.connect(port, '127.0.0.1');
       sockets.push(so);
       so.on('error', () => undefined);
-      firstBytes.push(new Promise((r) => so.once('data', () => (so.pause(), r()))));
+      so.setEncoding('utf8');
+      received.push('');
+      firstBytes.push(new Promise((r) => so.once('data', (d: string) => ((received[i] += d), so.pause(), r()))));
       so.write(`GET /v1/data-import/all-account-import-processes/BOOK_ENERGY/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${reader}\r\n\r\n`);
     }
     // Every listing has started answering, and no client reads any more of it.
@@ -59,8 +62,7 @@ describe('unread streamed listings and the database pool', () => {
 
     // An unread listing is still complete when its client reads it.
     const so = sockets[0]!;
-    let text = '';
-    so.setEncoding('utf8');
+    let text = received[0]!;
     const ended = new Promise<void>((r) => so.on('data', (d: string) => ((text += d), text.endsWith('\r\n0\r\n\r\n') && r())));
     so.resume();
     await ended;
