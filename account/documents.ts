@@ -6,9 +6,14 @@ export interface DocumentStore {
   exists(root: string, relativePath: string): Promise<boolean>;
 }
 
-/** Documents in a local folder (the supplier's document root). */
+/**
+ * Documents in a local folder (the supplier's document root). A supplier without a root (the
+ * default, '') has no document store: nothing exists in it. Resolving against '' would be
+ * resolving against the process's working directory, an oracle of which files exist there.
+ */
 export class LocalDocumentStore implements DocumentStore {
   async exists(root: string, relativePath: string): Promise<boolean> {
+    if (root.trim() === '') return false;
     const resolved = resolveDocumentPath(root, relativePath);
     if (!resolved) return false;
     try {

@@ -28,7 +28,9 @@ export function apiRouters(deps: AppDeps): Router[] {
   const authn = createAuthenticator({ store: deps.authStore, config, tokens });
   const limit = rateLimit(limiter);
   const authenticate: Middleware = (ctx, next) => authn(ctx, () => limit(ctx, next));
-  const bodyBudget = new PayloadBudget(config.http.bodyBudgetBytes);
+  // One organisation holds at most half the body budget (or one body of any size): another
+  // organisation's large body always finds room (issue 39, finding 2).
+  const bodyBudget = new PayloadBudget(config.http.bodyBudgetBytes, undefined, Math.floor(config.http.bodyBudgetBytes / 2));
   const routed: RouterDeps = { ...deps, authenticate, bodyBudget };
   return [
     healthRouter(deps),

@@ -121,6 +121,7 @@ export function createOpsApp(deps: OpsDeps): Koa {
     ctx.set('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
     return next();
   });
+  app.use(loopbackHost(deps.token));
   app.use(opsTokenAuth(deps.token));
 
   const r = new Router();
@@ -189,6 +190,22 @@ export function createOpsApp(deps: OpsDeps): Koa {
     }),
   );
   return app;
+}
+
+/**
+ * Without an operator token (the page on loopback, lib/config.ts) the page answers only a `Host`
+ * naming loopback: a page elsewhere in the operator's browser that rebinds its own name to
+ * 127.0.0.1 (DNS rebinding) sends its own name as Host and is answered 404, so it cannot read
+ * every supplier's figures (issue 39). With a token, the token is what protects the page.
+ */
+function loopbackHost(token: string | undefined): Koa.Middleware {
+  if (token) return (_ctx, next) => next();
+  return (ctx, next) => {
+    const host = ctx.get('host').toLowerCase();
+    const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.split(':')[0]!;
+    if (!isLoopback(name)) throw new HttpError('not_found', 'The operations page answers only on its loopback address.');
+    return next();
+  };
 }
 
 export interface OpsServer {

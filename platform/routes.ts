@@ -9,7 +9,7 @@ import { canAccessSupplier } from '../http/principal';
 import { getSupplier } from '../suppliers/store';
 import { jsonArrayStream } from './listing/jsonArray';
 import { encodeCursor, parseListingParams } from './listing/params';
-import { type Listing, platformItem, platformPage, type PlatformRow, streamPlatformRows } from './listing/query';
+import { type Listing, platformItem, pagedPlatformRows, platformPage, type PlatformRow } from './listing/query';
 import { meterPointStatuses } from './meterPointStatuses/statuses';
 import { rejectQueryParameters } from './noQuery';
 
@@ -53,10 +53,11 @@ export function platformRouter(deps: Pick<RouteDeps, 'authenticate'> & { db: Kne
         return;
       }
 
-      // The whole listing, streamed from a cursor: memory stays bounded however long the book.
+      // The whole listing, streamed in keyset pages: memory stays bounded however long the book,
+      // and a client that does not read holds no database connection (pagedPlatformRows).
       // A failure after the first byte cannot become an error response any more: the stream is
       // destroyed, the connection cut, and the client sees a truncated (invalid) JSON array.
-      const rows = streamPlatformRows(deps.db, filter);
+      const rows = pagedPlatformRows(deps.db, filter);
       const body = jsonArrayStream((row: PlatformRow) => platformItem(row));
       pipeline(rows, body, (err) => {
         if (err && err.name !== 'AbortError' && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {

@@ -1,7 +1,10 @@
 import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { HttpError } from '../errors';
 import type { PayloadBudget } from '../../lib/payloadBudget';
+import { principalOf } from '../principal';
+import { requestSignal } from './timeout';
 
 /**
  * Reads and parses a JSON request body, bounded by `limitBytes`. Answers 415 for another content
@@ -14,6 +17,12 @@ import type { PayloadBudget } from '../../lib/payloadBudget';
  * the request is answered: a parsed account takes several times its JSON, and the API runs with a
  * capped heap (lib/nodeOptions.ts), so many very large bodies at once wait instead of
  * exhausting it.
+ *
+ * The share is held by the caller's organisation (an organisation may hold half the budget, or one
+ * body of any size: api/extras.ts) and released whatever ends the request: the body read ends when
+ * the request times out or the client leaves (the request's signal, http/middleware/timeout.ts) —
+ * a slow sender is cut off there, its connection closed — and a request still waiting for room
+ * leaves the queue then.
  */
 export function jsonBody(limitBytes: number, opts: { optional?: boolean; budget?: PayloadBudget } = {}): Middleware {
   return async (ctx, next) => {
@@ -29,8 +38,16 @@ export function jsonBody(limitBytes: number, opts: { optional?: boolean; budget?
     if (length !== undefined && length > limitBytes) {
       throw new HttpError('payload_too_large', `The body exceeds ${limitBytes} bytes.`);
     }
+    const signal = requestSignal(ctx);
     const handle = async () => {
-      const text = await readBody(ctx.req, limitBytes);
+      let text: string;
+      try {
+        text = await readBody(ctx.req, limitBytes, signal);
+      } catch (err) {
+        // The rest of the body is not read: the connection ends with the answer.
+        ctx.set('Connection', 'close');
+        throw err;
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -41,12 +58,26 @@ export function jsonBody(limitBytes: number, opts: { optional?: boolean; budget?
       return next();
     };
     // A chunked body's size is unknown until read: it counts as the limit.
-    return opts.budget ? opts.budget.admit(length ?? limitBytes, handle) : handle();
+    return opts.budget ? opts.budget.admit(length ?? limitBytes, handle, { owner: principalOf(ctx)?.organisation, signal }) : handle();
   };
 }
 
-function readBody(req: NodeJS.ReadableStream & { destroy?: () => void }, limit: number): Promise<string> {
+/**
+ * The body as text. Settles whatever happens: the whole body, more than `limit`, a read error, the
+ * connection closed (before or while reading), or `signal` aborted (the request timed out, the
+ * client left). Whoever gives up on the body answers with `Connection: close`, so the rest of a
+ * slow sender's body is never read: the connection ends with the answer.
+ */
+function readBody(req: IncomingMessage, limit: number, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    if (req.destroyed || req.readableAborted) {
+      reject(new HttpError('parse_error', 'The connection closed before the body was read.'));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
@@ -56,6 +87,8 @@ function readBody(req: NodeJS.ReadableStream & { destroy?: () => void }, limit: 
       req.removeListener('data', onData);
       req.removeListener('end', onEnd);
       req.removeListener('error', onError);
+      req.removeListener('close', onClose);
+      signal?.removeEventListener('abort', onAbort);
       if (err) reject(err);
       else resolve(value!);
     };
@@ -76,9 +109,13 @@ function readBody(req: NodeJS.ReadableStream & { destroy?: () => void }, limit: 
       else finish(undefined, buf.toString('utf8'));
     };
     const onError = (err: Error) => finish(new HttpError('parse_error', `Could not read the body: ${err.message}`));
+    const onClose = () => finish(new HttpError('parse_error', 'The connection closed before the body was read.'));
+    const onAbort = () => finish(signal!.reason);
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
+    req.on('close', onClose);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { COLUMNS, type ImportProcess, type ImportProcessRow, type ImportStatus, toModel } from '../../imports/store';
 
 /**
@@ -75,11 +75,36 @@ export async function platformPage(db: Knex, f: ListingFilter): Promise<{ id: st
 }
 
 /**
- * The full platform listing as an object stream of rows (map them with platformItem) from a
- * server-side cursor (pg-query-stream, `batchSize` rows per fetch): bounded memory.
+ * The full platform listing as an object stream of rows, read in keyset pages of `pageSize`
+ * (each page one short query on the (import_supplier, id) index, the connection back in the pool
+ * between pages), the next page only when the client has read the previous one: a client that
+ * stops reading holds no database connection, only one page in memory (issue 39, finding 3: ten
+ * unread cursors held the whole pool). Rows are in id order, each once; a row added during the
+ * read is listed if its id is past the page being read (as with the paged listing). Measured
+ * against the server-side cursor it replaced (50,000 rows drained in-process, three rounds on a
+ * machine at load ~30): cursor 9,330-18,198 rows/s, pages of 1,000 15,058-21,387 rows/s.
  */
-export function streamPlatformRows(db: Knex, f: ListingFilter, batchSize = 1000): Readable {
-  return listingQuery(db, f, 'platform').stream({ batchSize, highWaterMark: batchSize }) as unknown as Readable;
+export function pagedPlatformRows(db: Knex, f: ListingFilter, pageSize = 1000): Readable {
+  let afterId = f.afterId;
+  let reading = false;
+  return new Readable({
+    objectMode: true,
+    highWaterMark: pageSize,
+    read() {
+      if (reading) return;
+      reading = true;
+      (listingQuery(db, { ...f, afterId, limit: pageSize }, 'platform').select('p.id') as Promise<(PlatformRow & { id: string })[]>).then(
+        (rows) => {
+          reading = false;
+          if (this.destroyed) return;
+          if (rows.length > 0) afterId = String(rows[rows.length - 1]!.id);
+          for (const row of rows) this.push(row);
+          if (rows.length < pageSize) this.push(null);
+        },
+        (err: Error) => this.destroy(err),
+      );
+    },
+  });
 }
 
 export interface PlatformItem {

@@ -292,11 +292,23 @@ ensure_mail_sink() { # data_dir smtp_port web_port
     return
   fi
   mkdir -p "$dir"
-  node "$ROOT/node_modules/maildev/bin/maildev" --smtp "$2" --web "$3" --ip 127.0.0.1 --web-ip 127.0.0.1 \
-    --mail-directory "$dir" >"$dir/server.log" 2>&1 &
+  # The inbox shows customer e-mails: maildev's own web port is internal (loopback, a per-install
+  # password); the inbox port is scripts/lib/mailInbox.js, which checks Host and the password and
+  # lets no other origin read (issue 39, finding 7; docs/security.md).
+  local secret="$dir/inbox.secret" internal
+  if [[ ! -s "$secret" ]]; then
+    (umask 077 && python3 -c 'import secrets; print(secrets.token_urlsafe(24))' >"$secret")
+  fi
+  chmod 600 "$secret"
+  internal="$(free_port)"
+  MAILDEV_WEB_PASS="$(cat "$secret")" node "$ROOT/node_modules/maildev/bin/maildev" --smtp "$2" --web "$internal" --ip 127.0.0.1 --web-ip 127.0.0.1 \
+    --web-user inbox --mail-directory "$dir" >"$dir/server.log" 2>&1 &
+  STARTED_PIDS+=("$!")
+  node "$ROOT/scripts/lib/mailInbox.js" "$3" "$internal" "$secret" >"$dir/inbox.log" 2>&1 &
   STARTED_PIDS+=("$!")
   wait_for_port 127.0.0.1 "$2" 30 "maildev"
-  say "started the local mail sink (maildev): SMTP 127.0.0.1:$2, inbox $MAIL_INBOX_URL, mails in $dir"
+  wait_for_port 127.0.0.1 "$3" 30 "the mail inbox"
+  say "started the local mail sink (maildev): SMTP 127.0.0.1:$2, inbox $MAIL_INBOX_URL (user inbox, password in $secret), mails in $dir"
 }
 
 # --- Temporal ----------------------------------------------------------------------------------

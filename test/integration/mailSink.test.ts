@@ -1,26 +1,58 @@
-import { spawn, ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import { freePort } from '../support/natsServer';
 import path from 'node:path';
+import http from 'node:http';
 import { loadConfig } from '../../lib/config';
 import { createMailer } from '../../emails/mailer';
 import { eventually } from '../support/stack';
 
 /**
- * The local mail sink `npm run up` starts (maildev, scripts/lib/common.sh ensure_mail_sink) runs
- * on this Node and shows a rendered welcome e-mail through its inbox API.
+ * The local mail sink `npm run up` starts (maildev behind scripts/lib/mailInbox.js, started by
+ * scripts/lib/common.sh ensure_mail_sink itself) runs on this Node, shows a rendered welcome
+ * e-mail through its inbox API, and shows it to nobody else (issue 39, finding 7).
  */
 describe('the local mail sink (maildev)', () => {
-  let child: ChildProcess;
+  let pids: number[] = [];
   let smtp: number;
   let web: number;
+  let dir: string;
+  let auth: { Authorization: string };
+  const inboxFetch = (headers: Record<string, string> = auth) => fetch(`http://127.0.0.1:${web}/email`, { headers });
   beforeAll(async () => {
     smtp = await freePort();
     web = await freePort();
-    child = spawn(process.execPath, [path.join(__dirname, '../../node_modules/maildev/bin/maildev'), '--smtp', String(smtp), '--web', String(web), '--ip', '127.0.0.1', '--web-ip', '127.0.0.1', '--silent'], { stdio: 'ignore' });
-    await eventually(async () => (await fetch(`http://127.0.0.1:${web}/email`)).ok, 30_000, 200);
-  }, 40_000);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsink-'));
+    const out = execFileSync('bash', ['-c', `source "${path.join(__dirname, '../../scripts/lib/common.sh')}"; unset SMTP_URL; ensure_mail_sink "$1" "$2" "$3" 2>/dev/null; echo "\${STARTED_PIDS[@]}"`, 'sh', dir, String(smtp), String(web)], { encoding: 'utf8' });
+    pids = out.trim().split(/\s+/).map(Number);
+    const secret = fs.readFileSync(path.join(dir, 'maildev/inbox.secret'), 'utf8').trim();
+    auth = { Authorization: `Basic ${Buffer.from(`inbox:${secret}`).toString('base64')}` };
+    await eventually(async () => (await inboxFetch()).ok, 30_000, 200);
+  }, 60_000);
   afterAll(() => {
-    child.kill('SIGTERM');
+    for (const pid of pids) process.kill(pid, 'SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps its password in a file only its owner reads, and answers no one without it, no other origin and no other Host', async () => {
+    expect(fs.statSync(path.join(dir, 'maildev/inbox.secret')).mode & 0o777).toBe(0o600);
+    // A page elsewhere in the operator's browser: no password, its own Origin.
+    const anon = await inboxFetch({ Origin: 'https://evil.example' });
+    expect(anon.status).toBe(401);
+    expect(anon.headers.get('access-control-allow-origin')).toBeNull();
+    // Even with the password, no answer is readable by another origin.
+    const withOrigin = await inboxFetch({ ...auth, Origin: 'https://evil.example' });
+    expect(withOrigin.status).toBe(200);
+    expect(withOrigin.headers.get('access-control-allow-origin')).toBeNull();
+    // DNS rebinding: the page's own name reaches the loopback port; its Host is refused.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: web, path: '/email', headers: { ...auth, Host: `evil.example:${web}` } }, (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject);
+    });
+    expect(rebound).toBe(421);
+    // maildev's own web port is not the inbox: loopback only and password-protected too.
+    const wrong = await inboxFetch({ Authorization: `Basic ${Buffer.from('inbox:guess').toString('base64')}` });
+    expect(wrong.status).toBe(401);
   });
 
   it('receives the rendered welcome e-mail and lists it in its inbox API', async () => {
@@ -37,7 +69,7 @@ describe('the local mail sink (maildev)', () => {
       mail.transport.close();
     }
     const inbox = await eventually(async () => {
-      const list = (await (await fetch(`http://127.0.0.1:${web}/email`)).json()) as { subject: string; html: string; text: string; messageId: string }[];
+      const list = (await (await inboxFetch()).json()) as { subject: string; html: string; text: string; messageId: string }[];
       return list.length > 0 ? list : undefined;
     });
     expect(inbox).toHaveLength(1);
