@@ -386,6 +386,13 @@ export function loadConfig(env: Env = process.env) {
       /** How long an API key's revocation state and its organisation's grant may be reused per replica. */
       grantCacheMs: int(env, 'AUTH_GRANT_CACHE_MS', 1000, 0, 60_000),
     },
+    /**
+     * GET /metrics on the API port: with a token, only a request bearing it (`Authorization: Bearer`);
+     * without one, only a client on loopback that no proxy forwarded (api/routes/health.ts).
+     */
+    metrics: {
+      token: optStr(env, 'METRICS_TOKEN'),
+    },
     /** The operations page (ops/): its own listener, served by the API process. */
     ops: {
       bind: bindAddress(env, 'OPS_BIND', '127.0.0.1:8001'),
@@ -402,6 +409,7 @@ export function loadConfig(env: Env = process.env) {
     throw new ConfigError('OPS_TOKEN', `must be set when OPS_BIND (${ops.bind.host}) is beyond loopback: the operations page is then reachable from other machines`);
   }
   if (ops.token !== undefined && ops.token.length < 16) throw new ConfigError('OPS_TOKEN', 'must be at least 16 characters');
+  if (config.metrics.token !== undefined && config.metrics.token.length < 16) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
   if (config.nats.maxAgeMs > 0 && config.nats.duplicateWindowMs > config.nats.maxAgeMs) {
     throw new ConfigError('EVENTS_DUPLICATE_WINDOW_MS', 'must not be longer than EVENTS_MAX_AGE_MS (JetStream refuses such a stream)');
   }

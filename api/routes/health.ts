@@ -1,4 +1,7 @@
+import crypto from 'node:crypto';
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import { HttpError } from '../../http/errors';
 import type { AppDeps } from '../deps';
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -17,6 +20,22 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
+}
+
+const LOOPBACK_PEER = /^(127\.|::1$|::ffff:127\.)/;
+
+/**
+ * Who may read /metrics (counts by organisation-independent status, but also request volumes and
+ * the service's inner state): with METRICS_TOKEN, a request bearing it; without, only a client on
+ * this host that no proxy forwarded (a load balancer on the same host adds X-Forwarded-For).
+ */
+function metricsAllowed(token: string | undefined, ctx: Context): boolean {
+  if (token !== undefined) {
+    const given = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1] ?? '';
+    const hash = (v: string) => crypto.createHash('sha256').update(v).digest();
+    return crypto.timingSafeEqual(hash(given), hash(token));
+  }
+  return LOOPBACK_PEER.test(ctx.req.socket.remoteAddress ?? '') && ctx.get('X-Forwarded-For') === '' && ctx.get('Forwarded') === '';
 }
 
 /** Liveness (process alive), readiness (every dependency reachable), Prometheus metrics. */
@@ -45,6 +64,9 @@ export function healthRouter(deps: AppDeps): Router {
         : { status: 'unavailable', code: 'service_unavailable', detail: `Not reachable: ${down.join(', ')}.`, checks };
   });
   r.get('/metrics', async (ctx) => {
+    if (!metricsAllowed(deps.config.metrics.token, ctx)) {
+      throw new HttpError('authentication_failed', 'The metrics need METRICS_TOKEN as a Bearer token, or a client on this host.', {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+    }
     ctx.set('Content-Type', deps.metrics.registry.contentType);
     ctx.body = await deps.metrics.registry.metrics();
   });
