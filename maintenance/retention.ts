@@ -54,28 +54,44 @@ const REFRESH_TOKEN_DUE = `expires_at < now() - make_interval(secs => ?) OR revo
 
 async function pruneRefreshTokens(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['refreshTokens']> {
   const grace = [REFRESH_TOKEN_GRACE_SECONDS, REFRESH_TOKEN_GRACE_SECONDS];
-  const due = async () => count(await db.raw(`SELECT count(*) AS n FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE}`, grace));
+  return inBatches(s, dryRun, {
+    due: async () => count(await db.raw(`SELECT count(*) AS n FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE}`, grace)),
+    batch: async (limit) =>
+      count(
+        await db.raw(
+          `WITH c AS (SELECT jti FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE} LIMIT ? FOR UPDATE SKIP LOCKED),
+                d AS (DELETE FROM refresh_tokens r USING c WHERE r.jti = c.jti RETURNING 1)
+           SELECT count(*) AS n FROM d`,
+          [...grace, limit],
+        ),
+      ),
+  });
+}
+
+/**
+ * Prunes what `batch` finds due, at most `batchSize` rows a statement, until a batch comes back
+ * short or the run's bound is reached, pausing between batches; a dry run only counts. Then what
+ * is still due is counted once, for the gauge.
+ */
+async function inBatches(
+  s: RetentionSettings,
+  dryRun: boolean,
+  work: { due: () => Promise<number>; batch: (limit: number) => Promise<number> },
+): Promise<{ pruned: number; pending: number }> {
   if (dryRun) {
-    const n = await due();
+    const n = await work.due();
     const pruned = Math.min(n, s.maxRowsPerRun);
     return { pruned, pending: n - pruned };
   }
   let pruned = 0;
   while (pruned < s.maxRowsPerRun) {
     const limit = Math.min(s.batchSize, s.maxRowsPerRun - pruned);
-    const n = count(
-      await db.raw(
-        `WITH c AS (SELECT jti FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE} LIMIT ? FOR UPDATE SKIP LOCKED),
-              d AS (DELETE FROM refresh_tokens r USING c WHERE r.jti = c.jti RETURNING 1)
-         SELECT count(*) AS n FROM d`,
-        [...grace, limit],
-      ),
-    );
+    const n = await work.batch(limit);
     pruned += n;
     if (n < limit) break;
     if (s.pauseMs > 0) await sleep(s.pauseMs);
   }
-  return { pruned, pending: await due() };
+  return { pruned, pending: await work.due() };
 }
 
 const count = (r: { rows: { n: string | number }[] }) => Number(r.rows[0]?.n ?? 0);
@@ -140,30 +156,20 @@ async function pruneOutbox(db: Knex, s: RetentionSettings, dryRun: boolean): Pro
 const PAYLOAD_DUE = `status = 'PROCESSED' AND payload IS NOT NULL AND modified_at < now() - make_interval(secs => ?)`;
 
 async function prunePayloads(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['payload']> {
-  const due = async () => count(await db.raw(`SELECT count(*) AS n FROM import_processes WHERE ${PAYLOAD_DUE}`, [s.payloadRetentionSeconds]));
-  if (dryRun) {
-    const n = await due();
-    const pruned = Math.min(n, s.maxRowsPerRun);
-    return { pruned, pending: n - pruned };
-  }
-  let pruned = 0;
-  while (pruned < s.maxRowsPerRun) {
-    const limit = Math.min(s.batchSize, s.maxRowsPerRun - pruned);
+  return inBatches(s, dryRun, {
+    due: async () => count(await db.raw(`SELECT count(*) AS n FROM import_processes WHERE ${PAYLOAD_DUE}`, [s.payloadRetentionSeconds])),
     // modified_at is left alone: it is the status record's, and dropping the payload is not a change
     // of the import.
-    const n = count(
-      await db.raw(
-        `WITH c AS (SELECT id FROM import_processes WHERE ${PAYLOAD_DUE} ORDER BY modified_at LIMIT ? FOR UPDATE SKIP LOCKED),
-              u AS (UPDATE import_processes i SET payload = NULL, payload_pruned_at = now() FROM c WHERE i.id = c.id RETURNING 1)
-         SELECT count(*) AS n FROM u`,
-        [s.payloadRetentionSeconds, limit],
+    batch: async (limit) =>
+      count(
+        await db.raw(
+          `WITH c AS (SELECT id FROM import_processes WHERE ${PAYLOAD_DUE} ORDER BY modified_at LIMIT ? FOR UPDATE SKIP LOCKED),
+                u AS (UPDATE import_processes i SET payload = NULL, payload_pruned_at = now() FROM c WHERE i.id = c.id RETURNING 1)
+           SELECT count(*) AS n FROM u`,
+          [s.payloadRetentionSeconds, limit],
+        ),
       ),
-    );
-    pruned += n;
-    if (n < limit) break;
-    if (s.pauseMs > 0) await sleep(s.pauseMs);
-  }
-  return { pruned, pending: await due() };
+  });
 }
 
 /** One maintenance pass: the outbox, the payloads, then the refresh tokens. A dry run counts and changes nothing. */
