@@ -180,13 +180,16 @@ async function main() {
     if (code !== 0 || classes.matched !== SIZE) throw new Error(`not every account matched (exit ${code}): ${JSON.stringify(classes)}`);
     // One run per size: a run replaces the earlier one of its size.
     const file = path.join(ROOT, 'bench', 'results', 'reconcile.json');
-    const earlier = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { runs?: Json[]; accounts?: number; notes?: string[] }) : null;
+    const earlier = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { runs?: Json[]; accounts?: number; notes?: string[]; tranches?: Json[]; trancheNotes?: string[] }) : null;
     const runs = (earlier?.runs ?? (earlier?.accounts ? [earlier as Json] : [])).filter((r) => r.accounts !== SIZE || (r.clientNodeOptions ?? null) !== row.clientNodeOptions || (r.digests ?? 'missing') !== DIGESTS || (r.variant ?? null) !== row.variant);
     writeResult('reconcile', {
       runs: [...runs, row].sort((a, b) => a.accounts - b.accounts),
       // What the figures say (bench/RESULTS.md prints them under the table), written by hand.
       notes: earlier?.notes,
       note: 'measured on a shared 2-core machine with other work running (PostgreSQL, the API and the client on the same 2 cores)',
+      // The tranche runs (RECONCILE_TRANCHE) are kept as they are: a whole-book run does not replace them.
+      tranches: earlier?.tranches,
+      trancheNotes: earlier?.trancheNotes,
     });
     console.log(`written ${path.join('bench', 'results', 'reconcile.json')}`);
   } finally {
