@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { createWorker, type WorkerActivities } from '../../worker/createWorker';
-import type { ImportRef } from '../../imports/activities/context';
+import type { ImportRef } from '../../activities/imports/context';
 import { Client, Connection } from '@temporalio/client';
 import { becomeCurrentIfNone } from '../../deploys/versions';
 import { startImportWorkflow } from '../../imports/startWorkflow';
