@@ -1,3 +1,4 @@
+// long-file: the whole OpenAPI document in one place, built from the schema data.
 // Over 300 lines on purpose: the whole OpenAPI document in one place, built from the schema data;
 // the platform's operations add theirs from platform/openapi.ts.
 import { AccountSchema, REFERENCED_SCHEMAS } from '../account/schema';
