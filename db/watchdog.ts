@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { ProbeSession } from '../lib/pgProbe';
 
 export interface WatchdogOptions {
@@ -37,7 +38,7 @@ export class DatabaseWatchdog {
     // The server ends this session ~25 s after its client falls silent, as every other of the
     // service's (lib/pgClient.ts): a worker cut off leaves and starts again with a new one. Each
     // probe is bounded by the interval, connecting and answering.
-    this.session = new ProbeSession({ databaseUrl: o.databaseUrl, timeoutMs: this.intervalMs, applicationName: 'data-import-watchdog' });
+    this.session = new ProbeSession({ Client: pg.Client, databaseUrl: o.databaseUrl, timeoutMs: this.intervalMs, applicationName: 'data-import-watchdog' });
   }
 
   start(): void {

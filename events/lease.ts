@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import type { Logger } from '../lib/logger';
 import { probe, ProbeSession } from '../lib/pgProbe';
 
@@ -55,6 +55,7 @@ export class LeaderLease {
     // The server's keepalives of every session of the service (lib/pgClient.ts): a standby's
     // session whose host went silent is ended ~25 s later (a leader's by the next leader).
     this.session = new ProbeSession({
+      Client: pg.Client,
       databaseUrl: o.databaseUrl,
       // Bounded waits on a silent server: connecting, and every statement of this session.
       timeoutMs: this.leaseMs,

@@ -1,7 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { destroyPgClient, SESSION_PEER_OPTIONS } from './pgClient';
 
 export interface ProbeSessionOptions {
+  /** The driver's client class (pg.Client), handed in by the storage layer that owns the driver (lib/ imports it for types only). */
+  Client: typeof pg.Client;
   databaseUrl: string;
   /** Bound on connecting and on every statement of the session (a silent server never answers). */
   timeoutMs: number;
@@ -35,7 +37,7 @@ export class ProbeSession {
   /** Opens the session unless one is open, and runs `init` on a new one (e.g. LISTEN); a session that fails to open is given up. */
   async open(init?: (c: pg.Client) => Promise<unknown>): Promise<pg.Client> {
     if (this.current) return this.current;
-    const c = new pg.Client({
+    const c = new this.o.Client({
       connectionString: this.o.databaseUrl,
       options: SESSION_PEER_OPTIONS,
       connectionTimeoutMillis: this.o.timeoutMs,
