@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the one store of import_processes, every statement on that table in one place.
 import type { Knex } from 'knex';
 import { isoWithOffset } from '../lib/ids';
 import type { ReferencePair } from '../account/referenceDataStore';

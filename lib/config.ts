@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: every setting of the service read and checked in one place (docs/configuration.md).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { BUILD_ID_PATTERN } from './buildInfo';

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the import workflow with the older paths (patched) its recorded histories replay.
 import {
   ActivityFailure,
   ApplicationFailure,
