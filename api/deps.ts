@@ -9,7 +9,6 @@ import type { AuthStore } from '../auth/store';
 import type { RouteDeps } from '../http/deps';
 import type { TokenService } from '../auth/tokens';
 import type { TokenBucketLimiter } from '../http/middleware/rateLimit';
-import type { EagerStartPolicy } from '../imports/startWorkflow';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -26,8 +25,6 @@ export interface AppDeps {
   readiness: Record<string, ReadinessCheck>;
   /** API keys, refresh tokens and grants: `dbAuthStore(db)` in production. */
   authStore: AuthStore;
-  /** API_EAGER_START: the hosted worker's client and when to ask for eager start (api/eagerStart.ts). */
-  eagerStart?: { client: Client; policy: EagerStartPolicy };
 }
 
 /**

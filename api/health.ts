@@ -99,7 +99,7 @@ export const healthOperations = [
       tags: ['operations'],
       security: [],
       description:
-        'Prometheus text format: HTTP requests and latencies, imports by status (`data_import_imports{status}`), the outbox backlog, customer e-mails by delivery state (`data_import_customer_emails{status}`: QUEUED, SENT, BOUNCED, FAILED, SKIPPED; docs/customer-emails.md), and, with API_EAGER_START, the eager starts by outcome (`data_import_eager_starts_total{outcome}`: eager, fallback; docs/operations.md \"Eager start\").',
+        'Prometheus text format: HTTP requests and latencies, imports by status (`data_import_imports{status}`), the outbox backlog, customer e-mails by delivery state (`data_import_customer_emails{status}`: QUEUED, SENT, BOUNCED, FAILED, SKIPPED; docs/customer-emails.md).',
       responses: {
         '200': { description: 'Prometheus metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
         '401': { $ref: '#/components/responses/NotAuthenticated' },

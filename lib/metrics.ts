@@ -34,12 +34,6 @@ export function createMetrics(component: string) {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const eagerStarts = new client.Counter({
-    name: 'data_import_eager_starts_total',
-    help: 'Import starts that asked for eager start (API_EAGER_START): eager (the first workflow task came back with the start, to this process) or fallback (no free workflow-task slot, or the server declined: the task went through the task queue)',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
   const eventsPublished = new client.Counter({
     name: 'data_import_events_published_total',
     help: 'Events the outbox relay published and JetStream acknowledged',
@@ -61,7 +55,7 @@ export function createMetrics(component: string) {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, importTransitions, importValidations, eagerStarts, eventsPublished, publishFailures, relayStepDowns, relayLag, ...retentionMetrics(registry) };
+  return { registry, httpRequests, httpDuration, importTransitions, importValidations, eventsPublished, publishFailures, relayStepDowns, relayLag, ...retentionMetrics(registry) };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -11,7 +11,7 @@ import { CustomerEmail, EMAIL_STATUSES, EmailStatus, failQueued, listEmails, req
 import { deliverAccountEmails, renderEmail, SenderNotConfiguredError } from '../../emails/delivery';
 import { createMailer } from '../../emails/mailer';
 import { TEMPLATE_CODES, TemplateCode, TemplateRenderer } from '../../emails/templates';
-import { WELCOME_TEMPLATE } from '../../imports/activities/customerEmails';
+import { WELCOME_TEMPLATE } from '../../activities/emails/customerEmails';
 import { createLogger } from '../../lib/logger';
 
 /**
