@@ -5,7 +5,7 @@ import { assertObject } from '../../http/middleware/jsonBody';
 import { common, json, ref, security } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { bulkAnswer } from './bulk';
-import { BULK_SCHEMAS, digestRecordSchema, MAX_STATUS_NUMBERS } from './schemas';
+import { BULK_SCHEMAS, bulkAnswerSchema, digestRecordSchema, MAX_STATUS_NUMBERS } from './schemas';
 
 /** At most this many account numbers per bulk digest request: as the bulk status operation. */
 const MAX_DIGEST_NUMBERS = MAX_STATUS_NUMBERS;
@@ -37,15 +37,7 @@ export const digestsOperation = operation({
   schemas: {
     ...BULK_SCHEMAS,
     AccountDigestOfAccount: digestRecordSchema,
-    AccountDigests: {
-      type: 'object',
-      required: ['results', 'not_found'],
-      additionalProperties: false,
-      properties: {
-        results: { type: 'array', maxItems: MAX_DIGEST_NUMBERS, description: 'One record per requested number with an import process, in the order of the request.', items: ref('AccountDigestOfAccount') },
-        not_found: { type: 'array', maxItems: MAX_DIGEST_NUMBERS, description: 'The requested numbers with no import process (all of them for a supplier outside your grant), each once.', items: { type: 'string' } },
-      },
-    },
+    AccountDigests: bulkAnswerSchema('AccountDigestOfAccount', MAX_DIGEST_NUMBERS),
   },
   openapi: {
     operationId: 'getAccountDigests',

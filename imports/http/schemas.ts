@@ -71,6 +71,17 @@ export const BULK_SCHEMAS = {
   ImportStatusesRequest: JSON.parse(JSON.stringify(StatusesRequestSchema)) as unknown,
 };
 
+/** A bulk operation's answer: the records found (of `item`), and the numbers without an import process. */
+export const bulkAnswerSchema = (item: string, max: number) => ({
+  type: 'object',
+  required: ['results', 'not_found'],
+  additionalProperties: false,
+  properties: {
+    results: { type: 'array', maxItems: max, description: 'One record per requested number with an import process, in the order of the request.', items: ref(item) },
+    not_found: { type: 'array', maxItems: max, description: 'The requested numbers with no import process (all of them for a supplier outside your grant), each once.', items: { type: 'string' } },
+  },
+});
+
 /** The digest operation's record: the bulk one with the digest of the account as stored. */
 export const digestRecordSchema = {
   ...IMPORT_PROCESS,

@@ -4,7 +4,7 @@ import { assertObject } from '../../http/middleware/jsonBody';
 import { common, json, ref, security } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { bulkAnswer } from './bulk';
-import { BULK_SCHEMAS, MAX_STATUS_NUMBERS } from './schemas';
+import { BULK_SCHEMAS, bulkAnswerSchema, MAX_STATUS_NUMBERS } from './schemas';
 
 /**
  * `POST /v2/data-import/accounts/statuses/`: the status of many accounts of one supplier in one
@@ -22,15 +22,7 @@ export const statusesOperation = operation({
   },
   schemas: {
     ...BULK_SCHEMAS,
-    ImportStatuses: {
-      type: 'object',
-      required: ['results', 'not_found'],
-      additionalProperties: false,
-      properties: {
-        results: { type: 'array', maxItems: MAX_STATUS_NUMBERS, description: 'One record per requested number with an import process, in the order of the request.', items: ref('ImportProcessOfAccount') },
-        not_found: { type: 'array', maxItems: MAX_STATUS_NUMBERS, description: 'The requested numbers with no import process (all of them for a supplier outside your grant), each once.', items: { type: 'string' } },
-      },
-    },
+    ImportStatuses: bulkAnswerSchema('ImportProcessOfAccount', MAX_STATUS_NUMBERS),
   },
   openapi: {
     operationId: 'getImportStatuses',
