@@ -1,11 +1,12 @@
-// Lint of the whole tree (`npm run lint`; scripts/test.sh runs it). Three groups of rules:
+// Lint of the whole tree (`npm run lint`; scripts/test.sh runs it). Four groups of rules:
 // - everywhere: type-aware checks, among them no promise left floating (an unawaited failure
 //   is an unhandled rejection, or a write nobody waits for);
 // - workflows/: the workflow sandbox: no Node built-ins, no I/O modules, activities (activities/)
 //   and stores imported as types only;
 // - the layers of docs/architecture.md: each folder imports only the folders its layer may
 //   (`no-restricted-imports`, one entry per folder group below). That no two folders import each
-//   other is the other half of `npm run lint`: scripts/folderLoops.ts, which sees the whole tree.
+//   other is the other half of `npm run lint`: scripts/folderLoops.ts, which sees the whole tree;
+// - only stores touch tables (scripts/lib/storesOnly.js).
 const tseslint = require('typescript-eslint');
 
 const nodeBuiltins = require('node:module').builtinModules.flatMap((m) => [m, `node:${m}`]);
@@ -96,6 +97,16 @@ const workflowConfigs = layerRules(WORKFLOWS, {
   ],
 }).map((c) => ({ ...c, rules: { ...c.rules, '@typescript-eslint/consistent-type-imports': 'error' } }));
 
+// "Only stores touch tables" (docs/architecture.md, "Stores"): outside the storage layer (db/,
+// events/) and the stores (`store.ts`, `*Store.ts`), no query on a knex handle and no value import
+// of knex or pg (scripts/lib/storesOnly.js).
+const storesOnly = {
+  files: [...LIB, ...DOMAIN, ...HTTP, ...WORKFLOWS, ...FEATURES, ...ACTIVITIES, ...ENTRY].map((f) => `${f}/**/*.ts`),
+  ignores: ['**/store.ts', '**/*Store.ts'],
+  plugins: { local: require('./scripts/lib/storesOnly') },
+  rules: { 'local/stores-only': 'error' },
+};
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.venv/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   {
@@ -113,6 +124,7 @@ module.exports = tseslint.config(
   },
   ...layerConfigs,
   ...workflowConfigs,
+  storesOnly,
   // `no-restricted-imports` sees only `import`/`export … from`: below the entry points, the
   // project's own code is imported statically, so a relative `import()` or `require()` cannot slip
   // past the layer rules (a package may still be loaded lazily, as lib/tracing.ts does).

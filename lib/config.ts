@@ -1,3 +1,4 @@
+// long-file: every environment variable read and validated in one place (docs/configuration.md lists them).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { BUILD_ID_PATTERN } from './buildInfo';
@@ -291,7 +292,7 @@ export function loadConfig(env: Env = process.env) {
     relay: {
       batchSize: int(env, 'OUTBOX_BATCH_SIZE', 200, 1, 10_000),
       pollIntervalMs: int(env, 'OUTBOX_POLL_INTERVAL_MS', 250, 10),
-      /** A relay leader silent for this long loses the leadership to a standby (events/relay.ts). */
+      /** A relay leader silent for this long loses the leadership to a standby (events/lease.ts). */
       leaderLeaseMs: int(env, 'OUTBOX_LEADER_LEASE_MS', 10_000, 1000, 600_000),
     },
     /** Retention and the maintenance schedule (maintenance/retention.ts, docs/operations.md "Retention and storage per account"). */

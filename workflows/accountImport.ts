@@ -1,3 +1,4 @@
+// long-file: one workflow per file (the layer rule): its steps, queries, cancellation and patches together.
 import {
   ActivityFailure,
   ApplicationFailure,

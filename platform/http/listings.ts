@@ -10,7 +10,7 @@ import { QUERY_FAILED, ValidationError } from '../../http/validation';
 import { getSupplier } from '../../suppliers/store';
 import { jsonArrayStream } from '../listing/jsonArray';
 import { encodeCursor, MAX_PAGE, parseListingParams } from '../listing/params';
-import { type Listing, platformItem, pagedPlatformRows, platformPage, type PlatformRow } from '../listing/query';
+import { type Listing, platformItem, pagedPlatformRows, platformPage, type PlatformRow } from '../listing/store';
 
 /** Each listing: its path segment (the platform's paths), operationId and summary. */
 const LISTINGS: [Listing, string, string, string][] = [

@@ -24,7 +24,7 @@ import { Connection, Client } from '@temporalio/client';
 import { createDb } from '../../db/knex';
 import { connectNats } from '../../events/nats';
 import { Supervisor } from '../../scripts/supervisor';
-import { ApiClient } from '../../cli/migrate/api';
+import { ApiClient } from '../../cli/shared/api';
 import { serviceChildren } from '../../scripts/supervise';
 import { freePort, startNatsServer, NatsServer } from '../support/natsServer';
 import { BUILD_INFO_FILE, readBuildInfo } from '../../lib/buildInfo';
