@@ -338,6 +338,11 @@ export async function setWorkflowRunId(db: Knex, id: string, run: number, workfl
   await db('import_processes').where({ id, run }).whereNull('workflow_run_id').update({ workflow_run_id: workflowRunId });
 }
 
+/** The run's workflow started again elsewhere (resume-restored): its new run id, whatever was there. */
+export async function replaceWorkflowRunId(db: Knex, id: string, run: number, workflowRunId: string): Promise<void> {
+  await db('import_processes').where({ id, run }).update({ workflow_run_id: workflowRunId });
+}
+
 export interface Transition {
   status: ImportStatus;
   step?: string | null;
@@ -402,6 +407,18 @@ export async function findUnstartedRuns(db: Knex, olderThanSeconds: number, limi
     .orderBy('id')
     .limit(limit);
   return (rows as Row[]).map(toModel);
+}
+
+/**
+ * Every import a database holds open, oldest first: PENDING or IN_PROGRESS, or PROCESSED with its
+ * post-import follow-ups not finished (`data-import imports resume-restored` after a restore).
+ */
+export async function findOpenImports(db: Knex, importSupplier?: string): Promise<ImportProcess[]> {
+  const q = select(db)
+    .where((w) => w.whereIn('status', [...ACTIVE]).orWhere((w2) => w2.where({ status: 'PROCESSED' }).whereNotIn('current_step', ['done', 'post_import_failed'])))
+    .orderBy('id');
+  if (importSupplier) q.where({ import_supplier: importSupplier });
+  return ((await q) as Row[]).map(toModel);
 }
 
 /**

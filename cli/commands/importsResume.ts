@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { ACTIVE, findProcess, type ImportProcess } from '../../imports/store';
+import { findOpenImports, replaceWorkflowRunId, type ImportProcess } from '../../imports/store';
 import { startImportWorkflow } from '../../imports/startWorkflow';
 import { print, withDb, withTemporal } from '../context';
 import { json, table, withExamples } from '../format';
@@ -55,17 +55,10 @@ export function registerResumeRestored(group: Command): void {
     ['data-import imports resume-restored --dry-run', 'data-import imports resume-restored --supplier DEMO_ENERGY', 'data-import imports resume-restored --json'],
   ).action(async (opts: { supplier?: string; dryRun?: boolean; json?: boolean }) => {
     await withDb(async (db, config) => {
-      const q = db('import_processes')
-        .select('import_supplier', 'external_account_number')
-        .where((w) => w.whereIn('status', [...ACTIVE]).orWhere((w2) => w2.where({ status: 'PROCESSED' }).whereNotIn('current_step', ['done', 'post_import_failed'])))
-        .orderBy('id');
-      if (opts.supplier) q.where({ import_supplier: opts.supplier });
-      const open = (await q) as { import_supplier: string; external_account_number: string }[];
+      const open = await findOpenImports(db, opts.supplier);
       const done: Resumed[] = [];
       await withTemporal(async (client) => {
-        for (const o of open) {
-          const p = await findProcess(db, o.import_supplier, o.external_account_number);
-          if (!p) continue;
+        for (const p of open) {
           const row = { import_supplier: p.importSupplier, external_account_number: p.externalAccountNumber, status: p.status, current_step: p.currentStep, run: p.run };
           if (await runsHere(client, p)) {
             done.push({ ...row, action: 'running', workflow_run_id: p.workflowRunId });
@@ -76,7 +69,7 @@ export function registerResumeRestored(group: Command): void {
             continue;
           }
           const runId = await startImportWorkflow(client, config.temporal.taskQueue, p);
-          await db('import_processes').where({ id: p.id, run: p.run }).update({ workflow_run_id: runId });
+          await replaceWorkflowRunId(db, p.id, p.run, runId);
           done.push({ ...row, action: 'started', workflow_run_id: runId });
         }
       });
