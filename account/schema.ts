@@ -33,6 +33,7 @@
  *   per ledger array, other arrays as written below (generous for any real account).
  */
 import { Type, type Static, type TOptional, type TSchema, type TString, type TProperties } from '@sinclair/typebox';
+import { withPlatformValues as platform } from './platformAccount';
 
 const ID_PREFIX = 'https://schemas.data-import/account/';
 
@@ -48,38 +49,54 @@ const Text = (maxLength = 255) => Type.String({ maxLength });
 const Code = (maxLength = 255) => Type.String({ minLength: 1, maxLength });
 const DateStr = () => Type.String({ format: 'date' });
 const DateTimeStr = () => Type.String({ format: 'date-time' });
+/** A day, or an instant (the platform's PSR `effective_from` is a date-time, the spec's a date): kept as sent. */
+const DayOrInstant = () => Type.String({ format: 'date-or-date-time', maxLength: 64 });
 const Decimal = () => Type.String({ format: 'decimal', maxLength: 40 });
 // A plain `enum` keyword (not anyOf of literals): one ajv error per bad value, and plain OpenAPI.
 const Enum = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 const Opt = Type.Optional;
 
-/** Optional descriptive address lines `<prefix>N`, in the order given. */
+/** Optional descriptive address lines `<prefix>N`, in the order given (the platform's 512 characters). */
 function addressLines<P extends string, N extends number>(prefix: P, numbers: readonly N[]) {
-  return Object.fromEntries(numbers.map((n) => [`${prefix}${n}`, Opt(Text())])) as {
+  return Object.fromEntries(numbers.map((n) => [`${prefix}${n}`, Opt(Text(512))])) as {
     [K in `${P}${N}`]: TOptional<TString>;
   };
 }
 
 export const SUPPLY_TYPES = ['ELECTRICITY', 'GAS'] as const;
-export const READING_TYPES = ['CUSTOMER', 'ROUTINE', 'ESTIMATED', 'SMART', 'DEEMED', 'INDUSTRY'] as const;
-export const SMART_TYPES = ['SMETS1', 'SMETS2'] as const;
-export const SMART_INTEREST_TYPES = ['INTERESTED', 'NOT_INTERESTED', 'REFUSED'] as const;
-export const SMART_REFUSAL_REASONS = [
-  'DO_NOT_OWN_HOME', 'HEALTH_CONCERNS', 'PRIVACY_CONCERNS', 'NO_BENEFIT', 'ACCESS_ISSUES', 'OTHER',
-] as const;
-export const CONTACT_SOURCES = ['EMAIL', 'PHONE', 'POST', 'ONLINE', 'SMS', 'FIELD_VISIT'] as const;
-export const EAC_SOURCES = ['D0019', 'D0010', 'ESTIMATED'] as const;
-export const ACCOUNT_TYPES = ['DOMESTIC', 'BUSINESS'] as const;
-export const SALES_CHANNELS = [
-  'DIRECT', 'PRICE_COMPARISON', 'BROKER', 'PARTNERSHIPS', 'TELESALES', 'FIELD_SALES', 'ACQUISITION',
-] as const;
-export const SMART_READ_FREQUENCIES = ['HALF_HOURLY', 'DAILY', 'MONTHLY'] as const;
-export const COMMUNICATION_PREFERENCES = ['ONLINE', 'POST'] as const;
-export const DOCUMENT_ACCESSIBILITY = ['LARGE_PRINT', 'BRAILLE', 'AUDIO'] as const;
-export const TRANSACTION_TYPES = ['PAYMENT', 'REPAYMENT', 'CREDIT', 'CHARGE'] as const;
-export const PAYMENT_TYPES = ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT', 'PAYZONE', 'POST_OFFICE'] as const;
-export const PAYMENT_FREQUENCIES = ['WEEKLY', 'FORTNIGHTLY', 'MONTHLY', 'QUARTERLY'] as const;
-export const PAYMENT_MEANS = ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT'] as const;
+/*
+ * Value sets: the spec's values, then those the platform's document adds (account/platformAccount.json,
+ * at the platform's path of the field): every platform value of a shared field is accepted, and a
+ * spec value the platform lacks still is (test/unit/account/platformAccount.test.ts). An empty
+ * string is one of the platform's values of some optional fields (`sales_channel`…): accepted and
+ * kept as sent.
+ */
+const METER = 'supply_addresses.*.meter_points.*.meters.*';
+const SMART_INTEREST = 'supply_addresses.*.meter_points.*.smart_refusal_interest';
+export const READING_TYPES = platform(['CUSTOMER', 'ROUTINE', 'ESTIMATED', 'SMART', 'DEEMED', 'INDUSTRY'], `${METER}.reading_history.*.reading_type`);
+export const SMART_TYPES = platform(['SMETS1', 'SMETS2'], `${METER}.smart_type`);
+export const SMART_INTEREST_TYPES = platform(['INTERESTED', 'NOT_INTERESTED', 'REFUSED'], `${SMART_INTEREST}.type`);
+export const SMART_REFUSAL_REASONS = platform(
+  ['DO_NOT_OWN_HOME', 'HEALTH_CONCERNS', 'PRIVACY_CONCERNS', 'NO_BENEFIT', 'ACCESS_ISSUES', 'OTHER'],
+  `${SMART_INTEREST}.refusal_reason`,
+);
+export const CONTACT_SOURCES = platform(['EMAIL', 'PHONE', 'POST', 'ONLINE', 'SMS', 'FIELD_VISIT'], `${SMART_INTEREST}.source`);
+export const ACCOUNT_TYPES = platform(['DOMESTIC', 'BUSINESS'], 'account_type');
+export const SALES_CHANNELS = platform(
+  ['DIRECT', 'PRICE_COMPARISON', 'BROKER', 'PARTNERSHIPS', 'TELESALES', 'FIELD_SALES', 'ACQUISITION'],
+  'sales_channel',
+);
+export const SMART_READ_FREQUENCIES = platform(['HALF_HOURLY', 'DAILY', 'MONTHLY'], 'smart_read_frequency');
+export const COMMUNICATION_PREFERENCES = platform(['ONLINE', 'POST'], 'communication_preference');
+export const DOCUMENT_ACCESSIBILITY = platform(['LARGE_PRINT', 'BRAILLE', 'AUDIO'], 'document_accessibility');
+// The platform keeps transactions at the top of the Account; the spec under ledgers[]: the same transaction.
+export const TRANSACTION_TYPES = platform(['PAYMENT', 'REPAYMENT', 'CREDIT', 'CHARGE'], 'current_statement_transactions.*.type');
+export const PAYMENT_TYPES = platform(
+  ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT', 'PAYZONE', 'POST_OFFICE'],
+  'current_statement_transactions.*.payment_type',
+);
+export const PAYMENT_FREQUENCIES = platform(['WEEKLY', 'FORTNIGHTLY', 'MONTHLY', 'QUARTERLY'], 'payment_schedules.*.frequency');
+export const PAYMENT_MEANS = platform(['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT'], 'payment_schedules.*.means');
 /** The platform's PaymentInstruction `type` and `vendor` value sets. */
 export const PAYMENT_INSTRUCTION_TYPES = ['BPAY', 'CARD', 'CUSTOM', 'DIRECT_DEBIT', 'GMO_REFUND', 'PAYMENT_SLIP'] as const;
 export const PAYMENT_INSTRUCTION_VENDORS = ['STRIPE', 'BOTTOMLINE_GLOBAL_PAYMENTS_HUB', 'BOTTOMLINE_PTX', 'BOTTOMLINE_PTX_BATCHED'] as const;
@@ -108,7 +125,7 @@ export const LIMITS = {
 export const PsrSchema = obj('Psr', {
   elec_industry_code: Opt(Code(8)),
   gas_industry_code: Opt(Code(8)),
-  effective_from: DateStr(),
+  effective_from: DayOrInstant(),
 });
 
 export const CustomerPreferencesSchema = obj('CustomerPreferences', {
@@ -147,7 +164,7 @@ export const AgreementSchema = obj('Agreement', {
 });
 
 export const RegisterSchema = obj('Register', {
-  register_id: Code(16),
+  register_id: Code(32),
   tpr: Opt(Code(8)),
   number_of_digits: Opt(Type.Integer({ minimum: 1, maximum: 15 })),
   is_settlement: Opt(Type.Boolean()),
@@ -155,7 +172,7 @@ export const RegisterSchema = obj('Register', {
 
 /** The fields a transfer reading and a historical reading share. */
 const readingFields = () => ({
-  register_id: Opt(Code(16)),
+  register_id: Opt(Code(32)),
   reading_date: DateStr(),
   reading_value: Decimal(),
   reading_type: Enum(READING_TYPES),
@@ -201,9 +218,9 @@ export const SmartRefusalInterestSchema = obj('SmartRefusalInterest', {
 
 export const EacSchema = obj('Eac', {
   effective_from: DateStr(),
-  tpr: Code(8),
+  tpr: Code(16),
   consumption: Decimal(),
-  source: Opt(Enum(EAC_SOURCES)),
+  source: Opt(Text(255)),
 });
 
 export const AqSchema = obj('Aq', {
@@ -230,7 +247,7 @@ export const MeterPointSchema = obj('MeterPoint', {
 });
 
 export const SupplyAddressSchema = obj('SupplyAddress', {
-  supply_address1: Code(),
+  supply_address1: Code(512),
   ...addressLines('supply_address', [2, 3, 4, 5]),
   supply_postcode: Code(16),
   is_landlord: Opt(Type.Boolean()),
@@ -285,7 +302,7 @@ export const PaymentInstructionSchema = obj('PaymentInstruction', {
   use_for_scheduled_payments: Opt(Type.Boolean()),
   valid_from: Opt(DateStr()),
   customer_reference: Opt(Text(512)),
-  instruction_identifier: Opt(Code(128)),
+  instruction_identifier: Opt(Code(512)),
   sort_code: Opt(Text(16)),
   bank_account_number: Opt(Text(16)),
 });
@@ -303,7 +320,7 @@ export const PAYMENT_PREFERENCE_TYPES = ['ACTIVE_EXISTING', 'ACTIVE_NEW', 'PASSI
 export const InstructionReferenceParamsSchema = obj('InstructionReferenceParams', {
   vendor_name: Opt(Enum(PAYMENT_INSTRUCTION_VENDORS)),
   vendor_reference: Opt(Code(512)),
-  instruction_identifier: Opt(Code(128)),
+  instruction_identifier: Opt(Code(512)),
 });
 
 /** The platform's PaymentPreference: how a ledger of the account pays (PASSIVE: no instruction). */
@@ -342,7 +359,7 @@ export const WarmHomeDiscountSchema = obj('WarmHomeDiscount', {
 });
 
 export const DunningPathSchema = obj('DunningPath', {
-  path_name: Code(128),
+  path_name: Code(256),
   start_date: DateStr(),
 });
 
@@ -352,7 +369,7 @@ export const AgedDebtSchema = obj('AgedDebt', {
 });
 
 export const DebtSchema = obj('Debt', {
-  agency_name: Opt(Text(128)),
+  agency_name: Opt(Text(256)),
   start_date: Opt(DateStr()),
   is_insolvent: Opt(Type.Boolean()),
   aged_debt: Opt(arr(AgedDebtSchema, LIMITS.records)),
@@ -364,7 +381,7 @@ export const AccountCampaignSchema = obj('AccountCampaign', {
 });
 
 export const MetadataSchema = obj('Metadata', {
-  key: Code(128),
+  key: Code(1024),
   // Free-form by the spec: the one object that accepts any properties.
   value: Type.Object({}, { additionalProperties: true }),
 });
@@ -376,9 +393,9 @@ export const AccountSchema = obj('Account', {
   import_supplier: Code(64),
   external_account_number: Code(128),
   customers: arr(CustomerSchema, LIMITS.customers),
-  billing_name: Opt(Text()),
+  billing_name: Opt(Text(510)),
   ...addressLines('billing_address', [1, 2, 3, 4, 5]),
-  billing_postcode: Opt(Text(16)),
+  billing_postcode: Opt(Text(512)),
   account_type: Opt(Enum(ACCOUNT_TYPES)),
   sales_channel: Opt(Enum(SALES_CHANNELS)),
   sales_subchannel: Opt(Text()),

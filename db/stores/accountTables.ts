@@ -116,7 +116,9 @@ export const ACCOUNT_TABLES = {
     columns: {
       elec_industry_code: 'text',
       gas_industry_code: 'text',
-      effective_from: 'date',
+      // The field as sent (a date, or the platform's date-time) and its day, queryable (migration 0019).
+      effective_from_sent: { type: 'text', notNull: true, field: 'effective_from' },
+      effective_from: { type: 'date', write: (c) => String(c.item.effective_from).slice(0, 10) },
       // Not in the payload: filled from reference data by insertAccount.
       description: { type: 'text', notNull: true, write: () => '' },
     },

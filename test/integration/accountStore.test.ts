@@ -82,6 +82,30 @@ describe('account store', () => {
     }
   });
 
+  it('reads back the platform\'s values of shared fields as sent: a PSR effective_from date-time, empty strings, the platform\'s value sets', async () => {
+    const account = variant('LEGACY-PLATFORM-VALUES');
+    account.customers[0]!.psr = [
+      { elec_industry_code: '14', effective_from: '2021-06-01T09:30:00+01:00' },
+      { gas_industry_code: '14', effective_from: '2021-06-01' },
+    ];
+    Object.assign(account, { sales_channel: '', account_type: 'DOMESTIC_OCCUPIER', communication_preference: 'PRINT', document_accessibility: 'SPOKEN', smart_read_frequency: 'DENIED' });
+    const meter = account.supply_addresses[0]!.meter_points[0]!.meters[0]!;
+    meter.smart_type = 'SMETS1_ENROLLED';
+    meter.reading_history![0]!.reading_type = 'ESTIMATE';
+    const tx = account.ledgers![0]!.current_statement_transactions![0]!;
+    Object.assign(tx, { type: 'SUPPLY_CHARGE', payment_type: 'DD_REGULAR_COLLECTION' });
+    Object.assign(account.payment_schedules![0]!, { frequency: 'FOUR_WEEKLY', means: 'PAYMENT_SLIP' });
+    const accountNumber = newAccountNumber();
+    const { accountId } = await t.db.transaction((trx) => insert(trx, account, accountNumber));
+    expect(await loadAccount(t.db, accountNumber)).toEqual(account);
+    // The PSR record's day stays queryable beside the field as sent (migration 0019).
+    const psr = await t.db('psr_records').where({ account_id: accountId }).orderBy('position').select('effective_from_sent', t.db.raw("to_char(effective_from, 'YYYY-MM-DD') AS day"));
+    expect(psr).toEqual([
+      { effective_from_sent: '2021-06-01T09:30:00+01:00', day: '2021-06-01' },
+      { effective_from_sent: '2021-06-01', day: '2021-06-01' },
+    ]);
+  });
+
   it('reads back every field of the Account schema, the example\'s and those it leaves out', async () => {
     const account = { ...variant('LEGACY-EVERY-FIELD'), unknown_occupier: false, operations_team_name: 'Migration Team B' };
     const address = account.supply_addresses[0]!;
