@@ -1,11 +1,12 @@
-// Lint of the whole tree (`npm run lint`; scripts/test.sh runs it). Three groups of rules:
+// Lint of the whole tree (`npm run lint`; scripts/test.sh runs it). Four groups of rules:
 // - everywhere: type-aware checks, among them no promise left floating (an unawaited failure
 //   is an unhandled rejection, or a write nobody waits for);
-// - workflows/: the workflow sandbox: no Node built-ins, no I/O modules, activities and stores
-//   imported as types only;
+// - workflows/: the workflow sandbox: no Node built-ins, no I/O modules, activities (activities/)
+//   and stores imported as types only;
 // - the layers of docs/architecture.md: each folder imports only the folders its layer may
 //   (`no-restricted-imports`, one entry per folder group below). That no two folders import each
-//   other is the other half of `npm run lint`: scripts/folderLoops.ts, which sees the whole tree.
+//   other is the other half of `npm run lint`: scripts/folderLoops.ts, which sees the whole tree;
+// - only stores touch tables (scripts/lib/storesOnly.js).
 const tseslint = require('typescript-eslint');
 
 const nodeBuiltins = require('node:module').builtinModules.flatMap((m) => [m, `node:${m}`]);
@@ -22,9 +23,10 @@ const STORAGE = ['db', 'events'];
 const HTTP = ['http'];
 const WORKFLOWS = ['workflows'];
 const FEATURES = ['imports', 'suppliers', 'registration', 'platform', 'emails', 'maintenance', 'auth', 'ops', 'deploys'];
+const ACTIVITIES = ['activities'];
 const ENTRY = ['api', 'worker', 'cli', 'scripts'];
 const NOT_PRODUCT = ['test', 'bench', 'examples'];
-const ALL = [...LIB, ...DOMAIN, ...STORAGE, ...HTTP, ...WORKFLOWS, ...FEATURES, ...ENTRY, ...NOT_PRODUCT];
+const ALL = [...LIB, ...DOMAIN, ...STORAGE, ...HTTP, ...WORKFLOWS, ...FEATURES, ...ACTIVITIES, ...ENTRY, ...NOT_PRODUCT];
 
 // A new top-level folder of code must take its place in the table: an unlisted one would be held by
 // no layer rule at all.
@@ -45,6 +47,7 @@ const LAYERS = [
   { name: 'storage and messaging', folders: STORAGE, may: [...LIB, ...DOMAIN], why: 'db/ and events/ import only lib/ and account/' },
   { name: 'http', folders: HTTP, may: [...LIB, ...DOMAIN, ...STORAGE], why: 'http/ is below the features: it imports only lib/, account/, db/ and events/' },
   { name: 'features', folders: FEATURES, may: [...LIB, ...DOMAIN, ...STORAGE, ...HTTP, ...WORKFLOWS, ...FEATURES], why: 'a feature imports the layers below it and other features, never an entry point (api/, worker/, cli/, scripts/) nor test/, bench/, examples/' },
+  { name: 'activities', folders: ACTIVITIES, may: [...LIB, ...DOMAIN, ...STORAGE, ...FEATURES], why: 'activities/ imports lib/, account/, db/, events/ and the features, never http/, a workflow, an entry point nor test/, bench/, examples/' },
   { name: 'entry points', folders: ENTRY, may: ALL.filter((f) => !NOT_PRODUCT.includes(f)), why: 'product code never imports test/, bench/ or examples/' },
 ];
 
@@ -81,7 +84,7 @@ const workflowConfigs = layerRules(WORKFLOWS, {
   patterns: (depth) => [
     { group: ['pg', 'knex', '@nats-io/*', 'koa', '@koa/*', 'undici', 'pino'], message: 'Workflow code does no I/O: call an activity.' },
     {
-      regex: reaching(depth, [...DOMAIN, ...STORAGE, ...FEATURES]),
+      regex: reaching(depth, [...DOMAIN, ...STORAGE, ...FEATURES, ...ACTIVITIES]),
       caseSensitive: true,
       allowTypeImports: true,
       message: 'Workflows import activities and stores as types only (import type) (docs/architecture.md, layer "workflows").',
@@ -93,6 +96,16 @@ const workflowConfigs = layerRules(WORKFLOWS, {
     },
   ],
 }).map((c) => ({ ...c, rules: { ...c.rules, '@typescript-eslint/consistent-type-imports': 'error' } }));
+
+// "Only stores touch tables" (docs/architecture.md, "Stores"): outside the storage layer (db/,
+// events/) and the stores (`store.ts`, `*Store.ts`), no query on a knex handle and no value import
+// of knex or pg (scripts/lib/storesOnly.js).
+const storesOnly = {
+  files: [...LIB, ...DOMAIN, ...HTTP, ...WORKFLOWS, ...FEATURES, ...ACTIVITIES, ...ENTRY].map((f) => `${f}/**/*.ts`),
+  ignores: ['**/store.ts', '**/*Store.ts'],
+  plugins: { local: require('./scripts/lib/storesOnly') },
+  rules: { 'local/stores-only': 'error' },
+};
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.venv/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -111,11 +124,12 @@ module.exports = tseslint.config(
   },
   ...layerConfigs,
   ...workflowConfigs,
+  storesOnly,
   // `no-restricted-imports` sees only `import`/`export … from`: below the entry points, the
   // project's own code is imported statically, so a relative `import()` or `require()` cannot slip
   // past the layer rules (a package may still be loaded lazily, as lib/tracing.ts does).
   {
-    files: [...LIB, ...DOMAIN, ...STORAGE, ...HTTP, ...WORKFLOWS, ...FEATURES].map((f) => `${f}/**/*.ts`),
+    files: [...LIB, ...DOMAIN, ...STORAGE, ...HTTP, ...WORKFLOWS, ...FEATURES, ...ACTIVITIES].map((f) => `${f}/**/*.ts`),
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -14,7 +14,7 @@ import type { SupplierConfig } from './validator';
  *
  * Not covered by it, so never skipped on its account: the documents' existence in the file store
  * (a supplier with `checkDocumentExistence` has no fingerprint) and reference ownership, which
- * the account write checks again under the import row's lock (imports/activities/writeAccount.ts).
+ * the account write checks again under the import row's lock (activities/imports/writeAccount.ts).
  */
 export interface FingerprintInputs {
   referenceDataVersion: string | undefined;

@@ -7,7 +7,6 @@ import type { ReferenceDataCache } from '../account/referenceDataCache';
 import type { DocumentStore } from '../account/documents';
 import type { AuthStore } from '../auth/store';
 import type { RouteDeps } from '../http/deps';
-import type { EagerStartPolicy } from '../imports/startWorkflow';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -24,8 +23,6 @@ export interface AppDeps {
   readiness: Record<string, ReadinessCheck>;
   /** API keys, refresh tokens and grants: `dbAuthStore(db)` in production. */
   authStore: AuthStore;
-  /** API_EAGER_START: the hosted worker's client and when to ask for eager start (api/eagerStart.ts). */
-  eagerStart?: { client: Client; policy: EagerStartPolicy };
 }
 
 /** A data-import router's dependencies: the app's, and the authentication every operation runs first (http/deps.ts). */

@@ -4,10 +4,10 @@ import { bootProcess } from '../lib/boot';
 import { requireApiSettings } from '../lib/config';
 import { exitOnSignalDuringStartup } from '../lib/shutdown';
 import { createMetrics, registerDatabaseGauges } from '../lib/metrics';
-import { createDb } from '../db/knex';
+import { createDb, postgresCheck } from '../db/knex';
 import { connectNats } from '../events/nats';
 import { connectTemporal } from '../lib/temporal';
-import { natsCheck, postgresCheck, temporalCheck } from '../lib/readiness';
+import { natsCheck, temporalCheck } from '../lib/readiness';
 import { ReferenceDataCache } from '../account/referenceDataCache';
 import { countByStatus } from '../imports/store';
 import { outboxBacklog } from '../events/outbox';
@@ -17,10 +17,8 @@ import { dbAuthStore } from '../auth/store';
 import { startOpsServer } from '../ops/server';
 import { deployStatus } from '../deploys/status';
 import { registerCustomerEmailGauge } from '../emails/metrics';
-import { startEagerStart } from './eagerStart';
 
-// With API_EAGER_START the Temporal runtime's signal handlers are installed during start-up: until
-// the server listens, a stop signal exits at once.
+// Until the server listens, a stop signal exits at once (lib/shutdown.ts).
 const startedUp = exitOnSignalDuringStartup('api');
 bootProcess('api', async ({ config, log, onShutdown }) => {
   const metrics = createMetrics('api');
@@ -35,8 +33,6 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
     return { importsByStatus: await countByStatus(db), outboxBacklog: backlog.count, outboxOldestAgeSeconds: backlog.oldestAgeSeconds };
   });
   registerCustomerEmailGauge(metrics, db);
-  // API_EAGER_START: a worker of the task queue in this process, for the imports it starts (docs/operations.md "Eager start").
-  const eager = config.eagerStart.enabled ? await startEagerStart({ config, log, metrics, db, referenceData }) : undefined;
 
   const deps = {
     config,
@@ -47,7 +43,6 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
     referenceData,
     readiness: { postgres: postgresCheck(db), nats: natsCheck(nc), temporal: temporalCheck(connection) },
     authStore: dbAuthStore(db),
-    ...(eager && { eagerStart: { client: eager.client, policy: eager.policy } }),
   };
   const app = createApp(deps);
 
@@ -65,11 +60,9 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await ops?.close();
-    // The imports the hosted worker runs finish (up to its shutdown grace time, 30 s) before the database closes.
-    await eager?.shutdown();
     await referenceData.stop();
     await nc.drain().catch(() => undefined);
     await connection.close().catch(() => undefined);
     await db.destroy();
-  }, eager ? 60_000 : undefined);
+  });
 }, (err) => `api failed to start: ${err instanceof Error ? err.message : String(err)}`, { requires: requireApiSettings });

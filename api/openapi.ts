@@ -1,3 +1,4 @@
+// long-file: the whole OpenAPI document in one place, built from the schema data.
 // Over 300 lines on purpose: the whole OpenAPI document in one place, built from the schema data;
 // the platform's operations add theirs from platform/openapi.ts.
 import { AccountSchema, REFERENCED_SCHEMAS } from '../account/schema';
@@ -560,7 +561,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           tags: ['operations'],
           security: [],
           description:
-            'Prometheus text format: HTTP requests and latencies, imports by status (`data_import_imports{status}`), the outbox backlog, customer e-mails by delivery state (`data_import_customer_emails{status}`: QUEUED, SENT, BOUNCED, FAILED, SKIPPED; docs/customer-emails.md), and, with API_EAGER_START, the eager starts by outcome (`data_import_eager_starts_total{outcome}`: eager, fallback; docs/operations.md \"Eager start\").',
+            'Prometheus text format: HTTP requests and latencies, imports by status (`data_import_imports{status}`), the outbox backlog, customer e-mails by delivery state (`data_import_customer_emails{status}`: QUEUED, SENT, BOUNCED, FAILED, SKIPPED; docs/customer-emails.md).',
           responses: {
             '200': { description: 'Prometheus metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
             '401': { $ref: '#/components/responses/NotAuthenticated' },

@@ -14,7 +14,7 @@
  * `data-import migrate` as a separate process, so that every process's CPU is read from /proc.
  * BENCH_BEFORE_ENV / BENCH_AFTER_ENV (`KEY=VALUE,...`): settings of that side's service processes
  * only, recorded with the result — the same tree twice with a setting off and on
- * (`--before . --after .`, BENCH_AFTER_ENV=API_EAGER_START=true).
+ * (`--before . --after .`, e.g. BENCH_AFTER_ENV=OUTBOX_BATCH_SIZE=50).
  * Figures: bench/NOTES.md "bench:compare"; written to bench/results/compare.json, rendered into
  * bench/RESULTS.md by bench/results.ts.
  */
@@ -29,7 +29,6 @@ import { peakRssMiB, startBenchStack, temporalRequests, temporalSqlitePragmas, w
 import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
 import { readStatements, resetStatements } from './lib/pgStatements';
 import { compareRows, type Commit, type SideResult } from './lib/compareTable';
-import { eagerStartsIn } from './lib/eagerStarts';
 
 const HERE = path.resolve(__dirname, '..');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -88,11 +87,6 @@ async function deferredWorkDone(db: Knex, timeoutMs: number): Promise<number> {
   };
   while (Date.now() - t0 < timeoutMs && (await waiting('outbox_pending')) + (await waiting('account_digest_pending')) > 0) await new Promise((r) => setTimeout(r, 100));
   return Date.now() - t0;
-}
-
-/** The API's count of eager starts by outcome (API_EAGER_START), from its /metrics. */
-async function eagerStarts(apiUrl: string): Promise<{ eager: number; fallback: number }> {
-  return eagerStartsIn(await (await fetch(`${apiUrl}/metrics`)).text());
 }
 
 const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
@@ -178,7 +172,6 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
     const cpu1 = stack.cpu();
     const t1 = await temporalRequests(stack.temporalMetricsUrl);
     const rss = { worker: peakRssMiB(stack.worker.pid!), api: peakRssMiB(stack.api.pid!) };
-    const eager = env.API_EAGER_START ? await eagerStarts(stack.apiUrl) : undefined;
     const statements = statements0.available ? await readStatements(statsDb, count, 10) : statements0;
     await statsDb.destroy();
 
@@ -215,7 +208,6 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
       durationMs: summary.durationMs,
       settledAfterMs: settledMs,
       ...(Object.keys(env).length && { env }),
-      ...(eager && { eagerStarts: eager }),
     };
   } finally {
     running = null;

@@ -17,10 +17,6 @@
  * fresh) with the SQLite settings of TEMPORAL_SQLITE_PRAGMAS (default WAL + synchronous=NORMAL,
  * `none` for SQLite's own), as `npm run up` runs it; BENCH_FLOOR_PARTS=orchestration measures 1.
  * only (bench/NOTES.md "The dev server's SQLite settings").
- * BENCH_FLOOR_EAGER=1: the imports are started by the worker process itself, through its worker's
- * connection with eager start, as an API with API_EAGER_START starts them (bench/lib/floorWorker.ts);
- * the starter column is then this process's share of handing it the rows, and the worker's
- * includes the starts. The eager and fallback starts are counted.
  * bench/e2e.ts and bench/compare.ts measure the whole service; the difference is what the
  * service's own steps, events, API and client add (bench/NOTES.md "The floor").
  */
@@ -35,7 +31,6 @@ import { startImportWorkflow } from '../imports/startWorkflow';
 import type { ImportProcess } from '../imports/store';
 import { serviceProcessEnv, workerNodeOptions } from '../lib/nodeOptions';
 import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
-import { median as medianOf } from './lib/stats';
 import { cpuSeconds, ownCpuSeconds, peakRssMiB, postgresCpuSeconds, startTemporalDevServer, temporalRequests, temporalSqlitePragmas, writeResult } from './lib/stack';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1000);
@@ -48,9 +43,6 @@ const TEMPORAL_DB = process.env.BENCH_TEMPORAL_DB ? path.resolve(process.env.BEN
 const TEMPORAL_PRAGMAS = TEMPORAL_DB ? temporalSqlitePragmas(process.env) : [];
 const TEMPORAL_STORE = TEMPORAL_DB ? `file${TEMPORAL_PRAGMAS.length ? ` (${TEMPORAL_PRAGMAS.join(', ')})` : ' (SQLite defaults)'}` : 'memory';
 const ORCHESTRATION_ONLY = process.env.BENCH_FLOOR_PARTS === 'orchestration';
-const EAGER = process.env.BENCH_FLOOR_EAGER === '1';
-/** BENCH_FLOOR_PAIRS=n: n pairs of orchestration runs, without and with eager start, in alternating order; written to floor-eager.json. */
-const PAIRS = Number(process.env.BENCH_FLOOR_PAIRS ?? 0);
 
 const ms = (seconds: number, n: number) => +((seconds * 1000) / n).toFixed(1);
 
@@ -69,24 +61,18 @@ function processRow(i: number): ImportProcess {
   } as ImportProcess;
 }
 
-async function orchestration(eager: boolean) {
+async function orchestration() {
   const { temporal, temporalPort, temporalMetricsPort } = await startTemporalDevServer({ dbFile: TEMPORAL_DB, pragmas: TEMPORAL_PRAGMAS });
   const address = `127.0.0.1:${temporalPort}`;
-  const worker = spawn(process.execPath, [...workerNodeOptions(process.env), '--import', 'tsx', path.join(__dirname, 'lib', 'floorWorker.ts'), address, TASK_QUEUE, ...(eager ? ['eager'] : [])], {
+  const worker = spawn(process.execPath, [...workerNodeOptions(process.env), '--import', 'tsx', path.join(__dirname, 'lib', 'floorWorker.ts'), address, TASK_QUEUE], {
     env: serviceProcessEnv(process.env),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   try {
     const waiting = new Map<string, () => void>();
-    const starting = new Map<string, () => void>();
-    const eagerStarts = { eager: 0, fallback: 0 };
     await new Promise<void>((resolve, reject) => {
-      worker.on('message', (m: string | { started: string; eager: boolean }) => {
+      worker.on('message', (m: string) => {
         if (m === 'ready') return resolve();
-        if (typeof m === 'object') {
-          eagerStarts[m.eager ? 'eager' : 'fallback']++;
-          return starting.get(m.started)?.();
-        }
         waiting.get(String(m))?.();
       });
       worker.on('exit', (code) => reject(new Error(`the floor worker exited with ${code}`)));
@@ -100,14 +86,7 @@ async function orchestration(eager: boolean) {
           while (next < end) {
             const p = processRow(next++);
             const finished = new Promise<void>((resolve) => waiting.set(p.id, resolve));
-            if (eager) {
-              const started = new Promise<void>((resolve) => starting.set(p.id, resolve));
-              worker.send({ start: p });
-              await started;
-              starting.delete(p.id);
-            } else {
-              await startImportWorkflow(client, TASK_QUEUE, p);
-            }
+            await startImportWorkflow(client, TASK_QUEUE, p);
             await finished;
             waiting.delete(p.id);
           }
@@ -119,7 +98,6 @@ async function orchestration(eager: boolean) {
     await new Promise((r) => setTimeout(r, 1000));
     const metricsUrl = `http://127.0.0.1:${temporalMetricsPort}/metrics`;
     const r0 = await temporalRequests(metricsUrl);
-    const e0 = { ...eagerStarts };
     const c0 = { temporal: cpuSeconds(temporal.pid!), worker: cpuSeconds(worker.pid!), starter: ownCpuSeconds() };
     const t0 = performance.now();
     await runImports(COUNT);
@@ -138,7 +116,6 @@ async function orchestration(eager: boolean) {
       temporalFrontendRequestsPerImport: +(frontend / COUNT).toFixed(2),
       temporalPersistenceRequestsPerImport: +((r1.persistence - r0.persistence) / COUNT).toFixed(2),
       peakRssWorkerMiB: peakRssMiB(worker.pid!),
-      eagerStart: eager ? { eager: eagerStarts.eager - e0.eager, fallback: eagerStarts.fallback - e0.fallback } : null,
     };
   } finally {
     worker.kill('SIGTERM');
@@ -177,55 +154,17 @@ function floorParts(o: Awaited<ReturnType<typeof orchestration>>, w: Awaited<Ret
 
 type Orchestration = Awaited<ReturnType<typeof orchestration>>;
 const temporalPart = (o: Orchestration) => +(o.cpuMsPerImport.temporal + o.cpuMsPerImport.worker + o.cpuMsPerImport.starter).toFixed(1);
-const median = (xs: number[]) => medianOf(xs, 2);
-
-/**
- * The Temporal part of the floor (dev server + worker + starter) without and with eager start, in
- * BENCH_FLOOR_PAIRS back-to-back pairs (the order alternates, so the machine's drift falls on both);
- * each pair's ratio, and the medians.
- */
-async function eagerPairs(): Promise<void> {
-  const pairs: { order: string; plain: Orchestration; eager: Orchestration; ratio: number }[] = [];
-  for (let i = 0; i < PAIRS; i++) {
-    const eagerFirst = i % 2 === 1;
-    const runs: Partial<Record<'plain' | 'eager', Orchestration>> = {};
-    for (const eager of eagerFirst ? [true, false] : [false, true]) {
-      console.error(`[floor] pair ${i + 1}/${PAIRS}: ${COUNT} imports ${eager ? 'with' : 'without'} eager start, store ${TEMPORAL_STORE}`);
-      runs[eager ? 'eager' : 'plain'] = await orchestration(eager);
-    }
-    const { plain, eager } = runs as Record<'plain' | 'eager', Orchestration>;
-    const ratio = +(temporalPart(eager) / temporalPart(plain)).toFixed(2);
-    pairs.push({ order: eagerFirst ? 'eager first' : 'plain first', plain, eager, ratio });
-    console.log(`pair ${i + 1}: without ${temporalPart(plain)} ms/import (${plain.importsPerSecond}/s), with eager start ${temporalPart(eager)} ms/import (${eager.importsPerSecond}/s, ${eager.eagerStart?.eager} eager, ${eager.eagerStart?.fallback} fell back): ${ratio}`);
-  }
-  const summary = {
-    medianRatio: median(pairs.map((p) => p.ratio)),
-    ratioRange: [Math.min(...pairs.map((p) => p.ratio)), Math.max(...pairs.map((p) => p.ratio))],
-    medianTemporalPartMs: { plain: median(pairs.map((p) => temporalPart(p.plain))), eager: median(pairs.map((p) => temporalPart(p.eager))) },
-    medianByProcess: Object.fromEntries(
-      (['temporal', 'worker', 'starter'] as const).map((k) => [k, { plain: median(pairs.map((p) => p.plain.cpuMsPerImport[k])), eager: median(pairs.map((p) => p.eager.cpuMsPerImport[k])) }]),
-    ),
-    medianImportsPerSecond: { plain: median(pairs.map((p) => p.plain.importsPerSecond)), eager: median(pairs.map((p) => p.eager.importsPerSecond)) },
-    requestsPerImport: {
-      frontend: { plain: median(pairs.map((p) => p.plain.temporalFrontendRequestsPerImport)), eager: median(pairs.map((p) => p.eager.temporalFrontendRequestsPerImport)) },
-      persistence: { plain: median(pairs.map((p) => p.plain.temporalPersistenceRequestsPerImport)), eager: median(pairs.map((p) => p.eager.temporalPersistenceRequestsPerImport)) },
-    },
-  };
-  console.log(`Temporal part of the floor with eager start ÷ without: median ${summary.medianRatio} (range ${summary.ratioRange.join('–')}) over ${PAIRS} pairs`);
-  console.log(`written ${writeResult('floor-eager', { concurrency: CONCURRENCY, imports: COUNT, cores: os.cpus().length, temporalStore: TEMPORAL_STORE, loadAverage: os.loadavg(), pairs, summary })}`);
-}
 
 /** Accounts per second the machine's cores allow at `ms` of CPU each. */
 const ceiling = (ms: number) => +((os.cpus().length * 1000) / ms).toFixed(1);
 
 async function main(): Promise<void> {
-  if (PAIRS > 0) return eagerPairs();
   console.error(`[floor] orchestration alone: ${COUNT} imports whose steps do nothing, ${CONCURRENCY} in flight, the dev server's store ${TEMPORAL_STORE}`);
-  const o = await orchestration(EAGER);
+  const o = await orchestration();
   const t = o.cpuMsPerImport;
-  console.log(`orchestration alone (dev server store ${TEMPORAL_STORE}${EAGER ? ', eager start from the worker process' : ''}): ${o.importsPerSecond} imports/s, CPU ms/import temporal ${t.temporal}, worker ${t.worker}, starter ${t.starter} (together ${temporalPart(o)}); Temporal frontend requests ${o.temporalFrontendRequestsPerImport}/import, persistence ${o.temporalPersistenceRequestsPerImport}/import, worker peak RSS ${o.peakRssWorkerMiB} MiB${o.eagerStart ? `; starts eager ${o.eagerStart.eager}, fell back ${o.eagerStart.fallback}` : ''}`);
+  console.log(`orchestration alone (dev server store ${TEMPORAL_STORE}): ${o.importsPerSecond} imports/s, CPU ms/import temporal ${t.temporal}, worker ${t.worker}, starter ${t.starter} (together ${temporalPart(o)}); Temporal frontend requests ${o.temporalFrontendRequestsPerImport}/import, persistence ${o.temporalPersistenceRequestsPerImport}/import, worker peak RSS ${o.peakRssWorkerMiB} MiB`);
   if (ORCHESTRATION_ONLY) {
-    console.log(`written ${writeResult(EAGER ? 'floor-orchestration-eager' : 'floor-orchestration', { concurrency: CONCURRENCY, cores: os.cpus().length, temporalStore: TEMPORAL_STORE, eager: EAGER, loadAverage: os.loadavg(), orchestration: o })}`);
+    console.log(`written ${writeResult('floor-orchestration', { concurrency: CONCURRENCY, cores: os.cpus().length, temporalStore: TEMPORAL_STORE, loadAverage: os.loadavg(), orchestration: o })}`);
     return;
   }
   const profiles: Record<string, unknown> = {};

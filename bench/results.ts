@@ -109,8 +109,6 @@ function main() {
 
   out.push(...floorSection(read('floor'), c, table));
 
-  out.push(...eagerFloorSection(read('floor-eager'), table));
-
   const l = read('listing');
   out.push('\n## Per-supplier listing — `npm run bench:listing`\n');
   if (l) {
@@ -140,41 +138,6 @@ function main() {
   console.log('written bench/RESULTS.md');
 }
 
-
-/** bench/floor.ts with BENCH_FLOOR_PAIRS: the Temporal part of the floor without and with eager start (API_EAGER_START). */
-function eagerFloorSection(f: Record<string, any> | null, table: (rows: Record<string, unknown>[]) => string): string[] {
-  const out = ['\n## Eager start: the Temporal part of the floor — `BENCH_FLOOR_PAIRS=n npm run bench:floor`\n'];
-  if (!f) return [...out, '_not run yet_\n'];
-  const s = f.summary;
-  out.push(
-    `Measured ${f.date} (${f.cores} cores, load average at the end ${f.loadAverage.map((l: number) => l.toFixed(2)).join(' ')}): ${f.pairs.length} back-to-back pairs of ${f.imports} imports whose steps do nothing (bench/lib/floorWorker.ts), ${f.concurrency} in flight, the dev server's store ${f.temporalStore}. ` +
-      'Without: the imports are started from the benchmark process through the client the API uses, the worker polls for their tasks. With eager start: the worker process starts them itself through its worker\'s connection (`requestEagerStart`), as an API with `API_EAGER_START` does. The Temporal part is the CPU of the dev server, the worker and the starter per import.\n\n',
-  );
-  out.push(
-    table(
-      f.pairs.map((p: any, i: number) => ({
-        pair: `${i + 1} (${p.order})`,
-        'without: ms/import': +(p.plain.cpuMsPerImport.temporal + p.plain.cpuMsPerImport.worker + p.plain.cpuMsPerImport.starter).toFixed(1),
-        'with eager start: ms/import': +(p.eager.cpuMsPerImport.temporal + p.eager.cpuMsPerImport.worker + p.eager.cpuMsPerImport.starter).toFixed(1),
-        'with ÷ without': p.ratio,
-        'imports/s without / with': `${p.plain.importsPerSecond} / ${p.eager.importsPerSecond}`,
-        'eager / fell back': `${p.eager.eagerStart?.eager ?? '?'} / ${p.eager.eagerStart?.fallback ?? '?'}`,
-      })),
-    ),
-  );
-  out.push('\nMedians:\n\n');
-  out.push(
-    table([
-      ...(['temporal', 'worker', 'starter'] as const).map((k) => ({ figure: `CPU ms/import: ${k === 'temporal' ? 'Temporal dev server' : k}`, without: s.medianByProcess[k].plain, 'with eager start': s.medianByProcess[k].eager })),
-      { figure: 'CPU ms/import: Temporal part', without: s.medianTemporalPartMs.plain, 'with eager start': s.medianTemporalPartMs.eager },
-      { figure: 'imports/s', without: s.medianImportsPerSecond.plain, 'with eager start': s.medianImportsPerSecond.eager },
-      { figure: 'Temporal frontend requests/import', without: s.requestsPerImport.frontend.plain, 'with eager start': s.requestsPerImport.frontend.eager },
-      { figure: 'Temporal persistence requests/import', without: s.requestsPerImport.persistence.plain, 'with eager start': s.requestsPerImport.persistence.eager },
-    ]),
-  );
-  out.push(`\nWith ÷ without, the Temporal part: median ${s.medianRatio} (range ${s.ratioRange.join('–')}); target ≤ 0.8.\n`);
-  return out;
-}
 
 /** bench/tracing.ts: CPU per account with tracing off, on at 100 % and on at the default ratio, side by side. */
 function tracingSection(t: Record<string, any> | null, table: (rows: Record<string, unknown>[]) => string): string[] {

@@ -92,3 +92,13 @@ export async function ensureDatabase(url: string): Promise<void> {
     await client.end();
   }
 }
+
+/** The API's readiness check of PostgreSQL (lib/readiness.ts has the others): one round trip. */
+export const postgresCheck = (db: Knex) => async () => {
+  await db.raw('SELECT 1');
+};
+
+/** Raises the session's idle-in-transaction limit for the caller's transaction only (SET LOCAL). */
+export async function setIdleInTransactionTimeout(trx: Knex, ms: number): Promise<void> {
+  await trx.raw(`SET LOCAL idle_in_transaction_session_timeout = ${ms}`);
+}

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { destroyPgClient, SESSION_PEER_OPTIONS } from '../lib/pgClient';
+import { ProbeSession } from '../lib/pgProbe';
 
 export interface WatchdogOptions {
   databaseUrl: string;
@@ -25,7 +25,8 @@ export interface WatchdogOptions {
  */
 export class DatabaseWatchdog {
   private timer: NodeJS.Timeout | null = null;
-  private client: pg.Client | null = null;
+  /** The probe's session (lib/pgProbe.ts, shared with the relay's lock session). */
+  private readonly session: ProbeSession;
   private lastOkAt = performance.now();
   private lastError: string | null = null;
   private probing = false;
@@ -34,6 +35,10 @@ export class DatabaseWatchdog {
 
   constructor(private readonly o: WatchdogOptions) {
     this.intervalMs = o.probeIntervalMs ?? Math.max(100, Math.min(5000, Math.floor(o.unreachableMs / 6)));
+    // The server ends this session ~25 s after its client falls silent, as every other of the
+    // service's (lib/pgClient.ts): a worker cut off leaves and starts again with a new one. Each
+    // probe is bounded by the interval, connecting and answering.
+    this.session = new ProbeSession({ Client: pg.Client, databaseUrl: o.databaseUrl, timeoutMs: this.intervalMs, applicationName: 'data-import-watchdog' });
   }
 
   start(): void {
@@ -46,7 +51,7 @@ export class DatabaseWatchdog {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.drop();
+    this.session.drop();
   }
 
   /**
@@ -67,13 +72,13 @@ export class DatabaseWatchdog {
     if (!this.probing) {
       this.probing = true;
       try {
-        await this.probe();
+        await this.session.probe();
         this.lastOkAt = performance.now();
         this.lastError = null;
       } catch (err) {
         this.lastError = err instanceof Error ? err.message : String(err);
         // A session that failed once is not trusted again: the next probe opens a new one.
-        this.drop();
+        this.session.drop();
       } finally {
         this.probing = false;
       }
@@ -83,33 +88,5 @@ export class DatabaseWatchdog {
       this.fired = true;
       this.o.onUnreachable(Math.round(silent), this.lastError);
     }
-  }
-
-  private async probe(): Promise<void> {
-    if (!this.client) {
-      const c = new pg.Client({
-        connectionString: this.o.databaseUrl,
-        // The server ends this session ~25 s after its client falls silent, as every other of the
-        // service's (lib/pgClient.ts): a worker cut off leaves and starts again with a new one.
-        options: SESSION_PEER_OPTIONS,
-        connectionTimeoutMillis: this.intervalMs,
-        query_timeout: this.intervalMs,
-        keepAlive: true,
-        application_name: 'data-import-watchdog',
-      });
-      c.on('error', () => {
-        if (this.client === c) this.drop();
-      });
-      this.client = c;
-      await c.connect();
-    }
-    await this.client.query('SELECT 1');
-  }
-
-  /** Gives the probe session up at once (a polite end waits for a server that may never answer). */
-  private drop(): void {
-    const c = this.client;
-    this.client = null;
-    if (c) destroyPgClient(c);
   }
 }

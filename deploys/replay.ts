@@ -160,11 +160,20 @@ export async function replayExecutions(
   for await (const r of Worker.runReplayHistories({ ...options, replayName: 'data-import replay' }, histories())) {
     const e = byId.get(key(r.workflowId, r.runId)) ?? executions.find((x) => x.workflowId === r.workflowId && !results.has(key(x.workflowId, x.runId)));
     if (!e) continue;
-    const outcome: ReplayOutcome = !r.error ? 'ok' : r.error instanceof DeterminismViolationError || /nondetermin/i.test(r.error.message) ? 'non_deterministic' : 'failed';
-    results.set(key(e.workflowId, e.runId), { ...e, outcome, error: r.error ? firstLine(r.error.message) : null });
+    results.set(key(e.workflowId, e.runId), { ...e, outcome: replayOutcome(r.error), error: r.error ? firstLine(r.error.message) : null });
     o.onProgress?.({ phase: 'replay', done: ++replayed, total });
   }
   return executions.map((e) => results.get(key(e.workflowId, e.runId)) ?? { ...e, outcome: 'failed' as const, error: 'not replayed' });
+}
+
+/**
+ * A replay's outcome, by the class of its error (never its wording): the SDK reports a history the
+ * code does not reproduce as a DeterminismViolationError (its eviction reason NONDETERMINISM), any
+ * other failure of the replay as a ReplayError.
+ */
+export function replayOutcome(error: Error | undefined): ReplayOutcome {
+  if (!error) return 'ok';
+  return error instanceof DeterminismViolationError ? 'non_deterministic' : 'failed';
 }
 
 const firstLine = (s: string) => (s.split('\n')[0] ?? '').slice(0, 500);

@@ -55,10 +55,17 @@ export interface DeploymentView {
   conflictToken: Uint8Array;
 }
 
+/**
+ * Why a deployment call failed, told apart by the gRPC status code of Temporal's answer (never by
+ * its wording): not_found (no worker deployment of that name), unknown_build (the deployment has
+ * no such build: no worker of it has polled), refused (a precondition of the server failed, e.g.
+ * no worker of the build is polling), conflict (the deployment changed meanwhile), invalid,
+ * unavailable.
+ */
 export class DeploymentError extends Error {
   constructor(
     message: string,
-    readonly reason: 'not_found' | 'unknown_build' | 'no_pollers' | 'conflict' | 'invalid' | 'unavailable',
+    readonly reason: 'not_found' | 'unknown_build' | 'refused' | 'conflict' | 'invalid' | 'unavailable',
   ) {
     super(message);
   }
@@ -69,18 +76,23 @@ const date = (ts: Parameters<typeof optionalTsToMs>[0]) => {
   return ms === undefined || ms <= 0 ? null : new Date(ms);
 };
 
-function deploymentError(err: unknown, deploymentName: string, buildId?: string): unknown {
+/**
+ * The DeploymentError of a gRPC error, by its status code; other errors as they are. A NOT_FOUND
+ * of a call about a build is either the deployment's or the build's: `deploymentExists` (asked
+ * only then) tells which.
+ */
+export async function deploymentError(err: unknown, deploymentName: string, buildId?: string, deploymentExists?: () => Promise<boolean>): Promise<unknown> {
   if (!isGrpcServiceError(err)) return err;
   const detail = err.details || err.message;
   switch (err.code) {
     case grpcStatus.NOT_FOUND:
-      return buildId && /build id/i.test(detail)
+      return buildId && deploymentExists && (await deploymentExists().catch(() => false))
         ? new DeploymentError(`build ${buildId} is not a version of the worker deployment ${deploymentName} (no worker of it has polled yet): ${detail}`, 'unknown_build')
         : new DeploymentError(`no worker deployment ${deploymentName} (no versioned worker has polled yet): ${detail}`, 'not_found');
     case grpcStatus.FAILED_PRECONDITION:
       return new DeploymentError(
-        /poller/i.test(detail) ? `no worker of build ${buildId ?? '?'} is polling: start its workers first (${detail})` : detail,
-        /poller/i.test(detail) ? 'no_pollers' : 'invalid',
+        `Temporal refused to route to build ${buildId ?? '?'} of ${deploymentName}: ${detail} (a build is routed to only while its workers poll: start them first)`,
+        'refused',
       );
     case grpcStatus.ABORTED:
       return new DeploymentError(`the deployment ${deploymentName} changed meanwhile; try again (${detail})`, 'conflict');
@@ -94,13 +106,16 @@ function deploymentError(err: unknown, deploymentName: string, buildId?: string)
   }
 }
 
+/** Whether the worker deployment exists (a versioned worker has polled it). */
+const deploymentExists = (client: Client, deploymentName: string) => async () => (await describeDeployment(client, deploymentName)) !== null;
+
 /** The deployment's routing and versions, or null when no versioned worker has ever polled it. */
 export async function describeDeployment(client: Client, deploymentName: string): Promise<DeploymentView | null> {
   let r: temporal.api.workflowservice.v1.DescribeWorkerDeploymentResponse;
   try {
     r = await client.workflowService.describeWorkerDeployment({ namespace: client.options.namespace, deploymentName });
   } catch (err) {
-    const e = deploymentError(err, deploymentName);
+    const e = await deploymentError(err, deploymentName);
     if (e instanceof DeploymentError && e.reason === 'not_found') return null;
     throw e;
   }
@@ -151,7 +166,7 @@ export async function setCurrentVersion(
     });
     return { previousBuildId: r.previousDeploymentVersion?.buildId ?? null };
   } catch (err) {
-    throw deploymentError(err, deploymentName, buildId);
+    throw await deploymentError(err, deploymentName, buildId, deploymentExists(client, deploymentName));
   }
 }
 
@@ -176,7 +191,7 @@ export async function setRampingVersion(
       identity: o.identity ?? IDENTITY,
     });
   } catch (err) {
-    throw deploymentError(err, deploymentName, buildId ?? undefined);
+    throw await deploymentError(err, deploymentName, buildId ?? undefined, deploymentExists(client, deploymentName));
   }
 }
 

@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { loadAccount } from '../db/stores/accountStore';
+import { customerName } from './customerStore';
+import { setIdleInTransactionTimeout } from '../db/knex';
 import type { Account } from '../account/schema';
 import { getSupplier, ImportSupplier } from '../suppliers/store';
 import { enqueueEvents } from '../events/outbox';
 import { CustomerEmail, getEmail, listEmails, recordAttempt } from './store';
 import { classifySmtpError, MailTransport } from './transport';
-import { reserveSendingSlot } from './rate';
+import { reserveSendingSlot } from './rateStore';
 import { RenderedMail, TemplateCode, TemplateContext, TemplateRenderer } from './templates';
 import { bouncedEvent } from './events';
 
@@ -74,9 +76,7 @@ function accountContext(supplier: ImportSupplier, accountNumber: string, account
 }
 
 async function customerContext(db: Knex, userNumber: string): Promise<TemplateContext['customer']> {
-  const u = (await db('account_users').where({ user_number: userNumber }).first(['given_name', 'family_name', 'title', 'salutation'])) as
-    | { given_name: string | null; family_name: string | null; title: string | null; salutation: string | null }
-    | undefined;
+  const u = await customerName(db, userNumber);
   const given = u?.given_name ?? '';
   const family = u?.family_name ?? '';
   const fullName = [u?.title, given, family].filter((x) => x).join(' ');
@@ -148,7 +148,7 @@ export async function deliverAccountEmails(d: DeliveryDeps, accountNumber: strin
         sent = await d.db.transaction(async (trx) => {
           // Every session ends a transaction idle for longer than 20 s (db/knex.ts: a frozen or
           // silent worker's locks go); this one waits on the relay inside its transaction.
-          await trx.raw(`SET LOCAL idle_in_transaction_session_timeout = ${sendIdleMs}`);
+          await setIdleInTransactionTimeout(trx, sendIdleMs);
           const row = await getEmail(trx, e.id, { forUpdate: true });
           if (!row || row.status !== 'QUEUED' || !row.email) return true;
           const mail = d.renderer.render(supplier.code, row.template as TemplateCode, { ...shared, customer: await customerContext(trx, row.userNumber) });

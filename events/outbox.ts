@@ -100,3 +100,42 @@ export async function outboxBacklog(db: Knex): Promise<{ count: number; oldestAg
     .first();
   return { count: Number(r?.count ?? 0), oldestAgeSeconds: Number(r?.age ?? 0) };
 }
+
+/** An event waiting in the outbox, as the relay publishes it. */
+export interface PendingEvent {
+  seq: string;
+  event_id: string;
+  event_type: string;
+  event_version: string;
+  subject: string;
+  ordering_key: string;
+  envelope: unknown;
+  created_at: Date;
+  /** The W3C trace context of the step that wrote the event (migration 0015), when it was traced. */
+  traceparent: string | null;
+  tracestate: string | null;
+}
+
+/** The oldest `limit` events not yet acknowledged by JetStream, oldest first. */
+export async function pendingEvents(db: Knex, limit: number): Promise<PendingEvent[]> {
+  return db('outbox_pending as p')
+    .join('outbox as o', 'o.seq', 'p.seq')
+    .select('o.seq', 'o.event_id', 'o.event_type', 'o.event_version', 'o.subject', 'o.ordering_key', 'o.envelope', 'o.created_at', 'o.traceparent', 'o.tracestate')
+    .orderBy('p.seq')
+    .limit(limit);
+}
+
+/**
+ * Takes acknowledged events off the pending queue. Publication is the queue row's deletion; the
+ * event row itself is never updated (no dead tuple per event in the big table; migration 0010).
+ */
+export async function markPublished(db: Knex, seqs: string[]): Promise<void> {
+  await db('outbox_pending').whereIn('seq', seqs).delete();
+}
+
+/** Counts a failed attempt on events still pending, with the error (its first 1,000 characters). */
+export async function markPublishFailed(db: Knex, seqs: string[], error: string): Promise<void> {
+  await db('outbox_pending')
+    .whereIn('seq', seqs)
+    .update({ attempts: db.raw('attempts + 1'), last_error: error.slice(0, 1000) });
+}

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import type { AccountValidator, Issue, ValidationOutcome } from '../account/validator';
 import { importWorkflowId } from './workflowId';
-import { startImportWorkflow, type EagerStartPolicy } from './startWorkflow';
+import { startImportWorkflow } from './startWorkflow';
 import { isUniqueViolation } from '../db/pgErrors';
 import { findProcess, ImportProcess, insertFirstRun, isActive, type NewRun, setWorkflowRunId, upsertRun } from './store';
 import { AlreadyImportedError, AccountValidationError, ImportProcessError } from '../http/errors';
@@ -13,19 +13,14 @@ export interface ImportServiceDeps {
   temporal: Client;
   taskQueue: string;
   log: Logger;
-  /** Eager start (API_EAGER_START): `temporal` is then the client over the hosted worker's connection. */
-  eagerStart?: EagerStartPolicy;
 }
 
-/**
- * The service's dependencies as a request handler has them (the wiring's, and the request's log):
- * with eager start on, the client over the hosted worker's connection (api/eagerStart.ts).
- */
+/** The service's dependencies as a request handler has them: the wiring's, and the request's log. */
 export function importServiceDeps(
-  d: { db: Knex; temporal: Client; config: { temporal: { taskQueue: string } }; eagerStart?: { client: Client; policy: EagerStartPolicy } },
+  d: { db: Knex; temporal: Client; config: { temporal: { taskQueue: string } } },
   log: Logger,
 ): ImportServiceDeps {
-  return { db: d.db, temporal: d.eagerStart?.client ?? d.temporal, taskQueue: d.config.temporal.taskQueue, log, eagerStart: d.eagerStart?.policy };
+  return { db: d.db, temporal: d.temporal, taskQueue: d.config.temporal.taskQueue, log };
 }
 
 /** validate: every issue of the payload, or its warnings. */
@@ -137,7 +132,7 @@ export async function storeUnderLock<T>(
 /** Starts the workflow of a stored run; when Temporal does not answer, the sweeper starts it later (the run is stored). */
 export async function startRun(deps: ImportServiceDeps, process: ImportProcess): Promise<void> {
   try {
-    const runId = await startImportWorkflow(deps.temporal, deps.taskQueue, process, deps.eagerStart);
+    const runId = await startImportWorkflow(deps.temporal, deps.taskQueue, process);
     await setWorkflowRunId(deps.db, process.id, process.run, runId);
   } catch (err) {
     // The import is stored; the sweeper starts its workflow when Temporal answers again.

@@ -6,18 +6,6 @@ import { activeTrace } from '../lib/traceContext';
 import { escapeMarkdown as md } from '../workflows/markdown';
 
 /**
- * Eager start (API_EAGER_START, api/eagerStart.ts): whether this start asks Temporal to hand the
- * import's first workflow task back with the start, to the worker this process hosts on the same
- * connection, and what became of it. The start is as durable either way: Temporal answers once the
- * execution is stored, and a task the process does not complete (it died) times out and goes to
- * another worker of the task queue.
- */
-export interface EagerStartPolicy {
-  request(): boolean;
-  started(eagerly: boolean): void;
-}
-
-/**
  * Starts the workflow of one run of an import. Idempotent: starting a run whose workflow already
  * runs returns that one (a retried start, or the sweeper racing the API); the run number in the
  * memo tells them apart. The id reuse policy allows a new run after the previous one closed; the
@@ -27,7 +15,7 @@ export interface EagerStartPolicy {
  * request's), whose id the memo keeps as `traceId` (and the UI's details show): `temporal workflow
  * describe -w <workflow id>` finds the trace of an import.
  */
-export async function startImportWorkflow(client: Client, taskQueue: string, p: ImportProcess, eager?: EagerStartPolicy): Promise<string> {
+export async function startImportWorkflow(client: Client, taskQueue: string, p: ImportProcess): Promise<string> {
   const input: AccountImportInput = {
     importProcessId: p.id,
     run: p.run,
@@ -39,7 +27,7 @@ export async function startImportWorkflow(client: Client, taskQueue: string, p: 
   };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await start(client, taskQueue, p, input, eager);
+      return await start(client, taskQueue, p, input);
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       const handle = client.workflow.getHandle(p.workflowId);
@@ -57,30 +45,25 @@ export async function startImportWorkflow(client: Client, taskQueue: string, p: 
   }
 }
 
-async function start(client: Client, taskQueue: string, p: ImportProcess, input: AccountImportInput, eager: EagerStartPolicy | undefined): Promise<string> {
+async function start(client: Client, taskQueue: string, p: ImportProcess, input: AccountImportInput): Promise<string> {
   const trace = activeTrace();
-  const requestEagerStart = eager?.request() ?? false;
-  {
-    // Started by the function, not a string: the compiler checks `args` against its input, and its
-    // name is the workflow type ('accountImport') that recorded histories and running workflows carry.
-    const handle = await client.workflow.start(accountImport, {
-      workflowId: p.workflowId,
-      taskQueue,
-      args: [input],
-      memo: { run: p.run, importProcessId: p.id, ...(trace && { traceId: trace.id, traceSampled: trace.sampled }) },
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-      workflowIdConflictPolicy: 'FAIL',
-      requestEagerStart,
-      typedSearchAttributes: [
-        { key: ImportSupplierKey, value: p.importSupplier },
-        { key: ExternalAccountNumberKey, value: p.externalAccountNumber },
-        { key: ImportStatusKey, value: 'PENDING' },
-      ],
-      // The caller's values are escaped: the UI renders these as Markdown (workflows/markdown.ts).
-      staticSummary: `Import of account ${md(p.externalAccountNumber)} for ${md(p.importSupplier)}${p.isDryRun ? ' (dry run)' : ''}`,
-      staticDetails: `Import supplier: **${md(p.importSupplier)}**\n\nExternal account number: **${md(p.externalAccountNumber)}**\n\nRun: ${p.run}${p.isDryRun ? ' (dry run)' : ''}\n\nSchedule window: ${input.scheduleWindowStart} – ${input.scheduleWindowEnd}${trace ? `\n\nTrace: ${trace.id}${trace.sampled ? '' : ' (not sampled)'}` : ''}`,
-    });
-    if (requestEagerStart) eager?.started(handle.eagerlyStarted);
-    return handle.firstExecutionRunId;
-  }
+  // Started by the function, not a string: the compiler checks `args` against its input, and its
+  // name is the workflow type ('accountImport') that recorded histories and running workflows carry.
+  const handle = await client.workflow.start(accountImport, {
+    workflowId: p.workflowId,
+    taskQueue,
+    args: [input],
+    memo: { run: p.run, importProcessId: p.id, ...(trace && { traceId: trace.id, traceSampled: trace.sampled }) },
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    workflowIdConflictPolicy: 'FAIL',
+    typedSearchAttributes: [
+      { key: ImportSupplierKey, value: p.importSupplier },
+      { key: ExternalAccountNumberKey, value: p.externalAccountNumber },
+      { key: ImportStatusKey, value: 'PENDING' },
+    ],
+    // The caller's values are escaped: the UI renders these as Markdown (workflows/markdown.ts).
+    staticSummary: `Import of account ${md(p.externalAccountNumber)} for ${md(p.importSupplier)}${p.isDryRun ? ' (dry run)' : ''}`,
+    staticDetails: `Import supplier: **${md(p.importSupplier)}**\n\nExternal account number: **${md(p.externalAccountNumber)}**\n\nRun: ${p.run}${p.isDryRun ? ' (dry run)' : ''}\n\nSchedule window: ${input.scheduleWindowStart} – ${input.scheduleWindowEnd}${trace ? `\n\nTrace: ${trace.id}${trace.sampled ? '' : ' (not sampled)'}` : ''}`,
+  });
+  return handle.firstExecutionRunId;
 }

@@ -1,3 +1,4 @@
+// long-file: the import's one store: every statement on its process and run rows.
 import type { Knex } from 'knex';
 import { isoWithOffset } from '../lib/ids';
 import type { ReferencePair } from '../account/referenceDataStore';
@@ -323,7 +324,7 @@ export async function insertFirstRun(db: Knex, r: NewRun, status: 'PENDING' | 'S
  * the row lock and has decided): the payload replaced, STAGED. Over staged data the run number is
  * kept; over an ended run (ERRORED, CANCELLED, a dry run) it moves on, as a new run's does, so
  * that run's workflow, should a replay of it run a step again, finds its run superseded
- * (imports/activities: a stale run acts on nothing) instead of this row.
+ * (activities/imports: a stale run acts on nothing) instead of this row.
  */
 export async function restage(db: Knex, existing: ImportProcess, r: NewRun): Promise<ImportProcess> {
   const [updated] = (await db('import_processes')

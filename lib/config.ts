@@ -1,3 +1,4 @@
+// long-file: every environment variable read and validated in one place (docs/configuration.md lists them).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { BUILD_ID_PATTERN } from './buildInfo';
@@ -41,7 +42,7 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
   return n;
 }
 
-/** The values a boolean setting reads as true (lib/nodeOptions.ts reads API_EAGER_START with it before the config loads). */
+/** The values a boolean setting reads as true. */
 export const TRUE_VALUE = /^(1|true|yes|on)$/i;
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -291,7 +292,7 @@ export function loadConfig(env: Env = process.env) {
     relay: {
       batchSize: int(env, 'OUTBOX_BATCH_SIZE', 200, 1, 10_000),
       pollIntervalMs: int(env, 'OUTBOX_POLL_INTERVAL_MS', 250, 10),
-      /** A relay leader silent for this long loses the leadership to a standby (events/relay.ts). */
+      /** A relay leader silent for this long loses the leadership to a standby (events/lease.ts). */
       leaderLeaseMs: int(env, 'OUTBOX_LEADER_LEASE_MS', 10_000, 1000, 600_000),
     },
     /** Retention and the maintenance schedule (maintenance/retention.ts, docs/operations.md "Retention and storage per account"). */
@@ -336,21 +337,6 @@ export function loadConfig(env: Env = process.env) {
        * hands its imports to workers that can; its supervisor starts it again (db/watchdog.ts). 0: never.
        */
       dbUnreachableExitMs: int(env, 'WORKER_DB_UNREACHABLE_EXIT_MS', 20_000, 0, 3_600_000),
-    },
-    eagerStart: {
-      /**
-       * The API process hosts a worker of the task queue (the worker processes' code and build) and
-       * starts imports through its connection with eager start: the first workflow task comes back
-       * with the start and runs in the API process, one frontend request and a task-queue round
-       * trip fewer per import (docs/operations.md "Eager start").
-       */
-      enabled: bool(env, 'API_EAGER_START', false),
-      /**
-       * Workflow-task slots of that worker. An import it runs holds one from its start to its end
-       * (its steps are local activities of that task): with fewer free slots than imports in flight,
-       * starts fall back to the task queue (counted in data_import_eager_starts_total).
-       */
-      workflowTasks: int(env, 'API_EAGER_WORKFLOW_TASKS', 100, 1, 10_000),
     },
     email: {
       /** The mail relay (smtp:// or smtps://, credentials in the URL); `npm run up` starts a local inbox when unset. */

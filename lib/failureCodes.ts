@@ -5,7 +5,7 @@
  * Pure constants: the workflow bundle imports this module, so it imports nothing.
  */
 
-/** The import's steps (activities in imports/activities/, the workflow in workflows/accountImport.ts). */
+/** The import's steps (activities in activities/imports/, the workflow in workflows/accountImport.ts). */
 export const IMPORT_FAILURE = {
   validation: 'import_process_failed_validation',
   creation: 'import_process_creation_failed',
@@ -18,13 +18,13 @@ export const IMPORT_FAILURE = {
   infrastructure: 'import_process_infrastructure_unavailable',
 } as const;
 
-/** The registrationFlows workflow's step (registration/activities.ts). */
+/** The registrationFlows workflow's step (activities/registration.ts). */
 export const REGISTRATION_FAILURE = {
   /** A registration event that does not match its catalogue schema (our bug). */
   eventSchema: 'event_schema_violation',
 } as const;
 
-/** The customer e-mail steps of post-import (imports/activities/customerEmails.ts): post_import.error's error_code. */
+/** The customer e-mail steps of post-import (activities/emails/customerEmails.ts): post_import.error's error_code. */
 export const EMAIL_FAILURE = {
   superseded: 'import_process_superseded',
   senderNotConfigured: 'customer_email_sender_not_configured',

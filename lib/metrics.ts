@@ -34,12 +34,6 @@ export function createMetrics(component: string) {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const eagerStarts = new client.Counter({
-    name: 'data_import_eager_starts_total',
-    help: 'Import starts that asked for eager start (API_EAGER_START): eager (the first workflow task came back with the start, to this process) or fallback (no free workflow-task slot, or the server declined: the task went through the task queue)',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
   const eventsPublished = new client.Counter({
     name: 'data_import_events_published_total',
     help: 'Events the outbox relay published and JetStream acknowledged',
@@ -61,7 +55,7 @@ export function createMetrics(component: string) {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, importTransitions, importValidations, eagerStarts, eventsPublished, publishFailures, relayStepDowns, relayLag, ...retentionMetrics(registry) };
+  return { registry, httpRequests, httpDuration, importTransitions, importValidations, eventsPublished, publishFailures, relayStepDowns, relayLag, ...retentionMetrics(registry) };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -93,9 +87,48 @@ function retentionMetrics(registry: client.Registry) {
   return { retentionPruned, retentionPending, retentionHeldUnpublished, retentionLastRun };
 }
 
+/** A gauge read from the database when scraped: one value, or values by one label. */
+export type DatabaseGauge = { name: string; help: string } & ({ read: () => Promise<number> } | { label: string; read: () => Promise<Record<string, number>> });
+
 /**
- * Gauges read from PostgreSQL when scraped: imports by status and the outbox backlog. Collected
- * on scrape so every API replica reports the same truth without a background loop.
+ * Registers a gauge read from the database when scraped (collected on scrape, so every replica
+ * reports the same truth without a background loop). A labelled gauge is reset before its new
+ * values are set, so a label that is gone drops out; a failed read leaves the last values: the
+ * database unreachable, /readyz reports it, and the scrape stays alive.
+ */
+export function registerDatabaseGauge(metrics: Metrics, g: DatabaseGauge): void {
+  const common = { name: g.name, help: g.help, registers: [metrics.registry] };
+  if ('label' in g) {
+    new client.Gauge({
+      ...common,
+      labelNames: [g.label],
+      async collect() {
+        try {
+          const values = await g.read();
+          this.reset();
+          for (const [value, n] of Object.entries(values)) this.set({ [g.label]: value }, n);
+        } catch {
+          /* see above */
+        }
+      },
+    });
+  } else {
+    new client.Gauge({
+      ...common,
+      async collect() {
+        try {
+          this.set(await g.read());
+        } catch {
+          /* see above */
+        }
+      },
+    });
+  }
+}
+
+/**
+ * Gauges read from PostgreSQL when scraped: imports by status and the outbox backlog, from one
+ * read shared by the three for a second.
  */
 export function registerDatabaseGauges(
   metrics: Metrics,
@@ -106,43 +139,15 @@ export function registerDatabaseGauges(
     cache ??= read().finally(() => setTimeout(() => (cache = undefined), 1000).unref());
     return cache;
   };
-  new client.Gauge({
-    name: 'data_import_imports',
-    help: 'Import processes by status',
-    labelNames: ['status'] as const,
-    registers: [metrics.registry],
-    async collect() {
-      try {
-        const s = await snapshot();
-        this.reset();
-        for (const [status, n] of Object.entries(s.importsByStatus)) this.set({ status }, n);
-      } catch {
-        /* database unreachable: /readyz reports it; keep the scrape alive */
-      }
-    },
-  });
-  new client.Gauge({
+  registerDatabaseGauge(metrics, { name: 'data_import_imports', help: 'Import processes by status', label: 'status', read: async () => (await snapshot()).importsByStatus });
+  registerDatabaseGauge(metrics, {
     name: 'data_import_outbox_backlog',
     help: 'Events written to the outbox and not yet acknowledged by JetStream',
-    registers: [metrics.registry],
-    async collect() {
-      try {
-        this.set((await snapshot()).outboxBacklog);
-      } catch {
-        /* see above */
-      }
-    },
+    read: async () => (await snapshot()).outboxBacklog,
   });
-  new client.Gauge({
+  registerDatabaseGauge(metrics, {
     name: 'data_import_outbox_oldest_age_seconds',
     help: 'Age of the oldest unpublished outbox event',
-    registers: [metrics.registry],
-    async collect() {
-      try {
-        this.set((await snapshot()).outboxOldestAgeSeconds);
-      } catch {
-        /* see above */
-      }
-    },
+    read: async () => (await snapshot()).outboxOldestAgeSeconds,
   });
 }

@@ -1,5 +1,3 @@
-import { TRUE_VALUE } from './config';
-
 /**
  * How the service processes are started by default (scripts/supervise.ts, which `npm run up`
  * runs, and the benchmarks' stack): node flags and environment, in one place.
@@ -22,17 +20,9 @@ const flags = (v: string | undefined, defaults: readonly string[]) => (v === und
  */
 export const DEFAULT_API_NODE_OPTIONS: readonly string[] = ['--max-old-space-size=160', '--max-semi-space-size=8'];
 
-/**
- * An API with API_EAGER_START hosts a worker too (api/eagerStart.ts): its heap holds both, the
- * API's cap and the worker's (at the API's cap it reached 250 MiB of RSS and spent more CPU in
- * garbage collection: bench/NOTES.md "Eager start").
- */
-export const DEFAULT_EAGER_API_NODE_OPTIONS: readonly string[] = ['--max-old-space-size=352', '--max-semi-space-size=8'];
-
-/** API_NODE_OPTIONS when set (empty: no flags at all), else the defaults (those of an API hosting a worker with API_EAGER_START). */
+/** API_NODE_OPTIONS when set (empty: no flags at all), else the defaults. */
 export function apiNodeOptions(env: NodeJS.ProcessEnv): string[] {
-  const eager = TRUE_VALUE.test(env.API_EAGER_START ?? '');
-  return flags(env.API_NODE_OPTIONS, eager ? DEFAULT_EAGER_API_NODE_OPTIONS : DEFAULT_API_NODE_OPTIONS);
+  return flags(env.API_NODE_OPTIONS, DEFAULT_API_NODE_OPTIONS);
 }
 
 /** WORKER_NODE_OPTIONS when set (empty: no flags at all), else the defaults. */

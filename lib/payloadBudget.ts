@@ -1,6 +1,6 @@
 /**
  * How many bytes of account payloads one process holds in memory at once: the worker's stored
- * payloads (WORKER_PAYLOAD_BUDGET, imports/activities) and the API's request bodies
+ * payloads (WORKER_PAYLOAD_BUDGET, activities/imports) and the API's request bodies
  * (API_BODY_BUDGET, http/middleware/jsonBody.ts).
  *
  * Both run with a capped V8 heap by default (lib/nodeOptions.ts), which keeps their resident

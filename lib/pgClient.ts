@@ -16,8 +16,8 @@ import type pg from 'pg';
  * none, e.g. through a PgBouncer that refuses the startup parameter). docs/scaling.md, "Failover times".
  *
  * Every session of the service carries them: the pools' (db/knex.ts), and the sessions of their own
- * — the relay's lock session (events/relay.ts) and the worker's watchdog (db/watchdog.ts). Without
- * them, each partition of a worker's links left its watchdog session open on the server for two
+ * (a ProbeSession, lib/pgProbe.ts) — the relay's lock session (events/lease.ts) and the worker's
+ * watchdog (db/watchdog.ts). Without them, each partition of a worker's links left its watchdog session open on the server for two
  * hours (the server's keepalives), idle, its worker long gone: a connection slot leaked per cut.
  */
 export const SESSION_PEER_OPTIONS = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=25000 -c idle_in_transaction_session_timeout=20000';

@@ -1,11 +1,6 @@
 import type { Connection } from '@temporalio/client';
-import type { Knex } from 'knex';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-
-export const postgresCheck = (db: Knex) => async () => {
-  await db.raw('SELECT 1');
-};
 
 export const natsCheck = (nc: NatsConnection) => async () => {
   if (nc.isClosed()) throw new Error('connection closed');

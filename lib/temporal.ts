@@ -34,10 +34,7 @@ function temporalTlsConfig(tls: Config['temporal']['tls']): TLSConfig | undefine
   };
 }
 
-/**
- * A client of the namespace over a connection: the one above, or a worker's NativeConnection (a
- * start through it may hand the first workflow task to that worker: api/eagerStart.ts).
- */
+/** A client of the namespace over a connection: the one above, or a worker's NativeConnection. */
 export function temporalClient(t: Config['temporal'], connection: ConnectionLike): Client {
   // Loaded only with tracing on: an untraced process never loads the OpenTelemetry SDK.
   const otel = activeTracing() ? (require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry')) : null;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Metrics } from '../lib/metrics';
+import { deletePublishedOutboxRows, deleteRefreshTokens, outboxDueAfter, outboxHeldUnpublished, outboxPage, payloadsDue, prunePayloadBatch, refreshTokensDue } from './store';
 
 /**
  * Retention (docs/operations.md "Retention and storage per account"): what the service keeps, and for how long.
@@ -50,21 +51,11 @@ export interface RetentionReport {
 
 /** How long an expired or revoked refresh token is kept before maintenance deletes it. */
 export const REFRESH_TOKEN_GRACE_SECONDS = 24 * 3600;
-const REFRESH_TOKEN_DUE = `expires_at < now() - make_interval(secs => ?) OR revoked_at < now() - make_interval(secs => ?)`;
 
 async function pruneRefreshTokens(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['refreshTokens']> {
-  const grace = [REFRESH_TOKEN_GRACE_SECONDS, REFRESH_TOKEN_GRACE_SECONDS];
   return inBatches(s, dryRun, {
-    due: async () => count(await db.raw(`SELECT count(*) AS n FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE}`, grace)),
-    batch: async (limit) =>
-      count(
-        await db.raw(
-          `WITH c AS (SELECT jti FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE} LIMIT ? FOR UPDATE SKIP LOCKED),
-                d AS (DELETE FROM refresh_tokens r USING c WHERE r.jti = c.jti RETURNING 1)
-           SELECT count(*) AS n FROM d`,
-          [...grace, limit],
-        ),
-      ),
+    due: () => refreshTokensDue(db, REFRESH_TOKEN_GRACE_SECONDS),
+    batch: (limit) => deleteRefreshTokens(db, REFRESH_TOKEN_GRACE_SECONDS, limit),
   });
 }
 
@@ -94,7 +85,6 @@ async function inBatches(
   return { pruned, pending: await work.due() };
 }
 
-const count = (r: { rows: { n: string | number }[] }) => Number(r.rows[0]?.n ?? 0);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -102,32 +92,16 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * stops at the first batch holding nothing past retention (seq follows time) or at the run's bound.
  */
 async function pruneOutbox(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['outbox']> {
-  const cutoff = db.raw('now() - make_interval(secs => ?)', [s.outboxRetentionSeconds]);
+  const retention = s.outboxRetentionSeconds;
   let cursor = '0';
   let pruned = 0;
   let caughtUp = false;
   while (pruned < s.maxRowsPerRun) {
     const limit = Math.min(s.batchSize, s.maxRowsPerRun - pruned);
-    const rows: { seq: string; old: boolean; pending: boolean }[] = (
-      await db.raw(
-        `SELECT o.seq, o.created_at < ? AS old, p.seq IS NOT NULL AS pending
-           FROM outbox o LEFT JOIN outbox_pending p ON p.seq = o.seq
-          WHERE o.seq > ? ORDER BY o.seq LIMIT ?`,
-        [cutoff, cursor, limit],
-      )
-    ).rows;
+    const rows = await outboxPage(db, retention, cursor, limit);
     const due = rows.filter((r) => r.old && !r.pending).map((r) => r.seq);
     if (due.length > 0) {
-      pruned += dryRun
-        ? due.length
-        : count(
-            await db.raw(
-              `WITH d AS (DELETE FROM outbox o WHERE o.seq = ANY(?::bigint[])
-                            AND NOT EXISTS (SELECT 1 FROM outbox_pending p WHERE p.seq = o.seq) RETURNING 1)
-               SELECT count(*) AS n FROM d`,
-              [due],
-            ),
-          );
+      pruned += dryRun ? due.length : await deletePublishedOutboxRows(db, due);
     }
     if (rows.length < limit || !rows.some((r) => r.old)) {
       caughtUp = true;
@@ -137,38 +111,15 @@ async function pruneOutbox(db: Knex, s: RetentionSettings, dryRun: boolean): Pro
     if (s.pauseMs > 0) await sleep(s.pauseMs);
   }
   // Behind (the run's bound was reached): count the rest once, so the gauge says how far behind.
-  const pending = caughtUp
-    ? 0
-    : count(
-        await db.raw(
-          `SELECT count(*) AS n FROM outbox o
-            WHERE o.seq > ? AND o.created_at < ? AND NOT EXISTS (SELECT 1 FROM outbox_pending p WHERE p.seq = o.seq)`,
-          [cursor, cutoff],
-        ),
-      );
-  const heldUnpublished = count(
-    await db.raw('SELECT count(*) AS n FROM outbox_pending p JOIN outbox o ON o.seq = p.seq WHERE o.created_at < ?', [cutoff]),
-  );
+  const pending = caughtUp ? 0 : await outboxDueAfter(db, retention, cursor);
+  const heldUnpublished = await outboxHeldUnpublished(db, retention);
   return { pruned, pending, heldUnpublished };
 }
 
-// Matches the partial index import_processes_payload_held_idx (migration 0010).
-const PAYLOAD_DUE = `status = 'PROCESSED' AND payload IS NOT NULL AND modified_at < now() - make_interval(secs => ?)`;
-
 async function prunePayloads(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['payload']> {
   return inBatches(s, dryRun, {
-    due: async () => count(await db.raw(`SELECT count(*) AS n FROM import_processes WHERE ${PAYLOAD_DUE}`, [s.payloadRetentionSeconds])),
-    // modified_at is left alone: it is the status record's, and dropping the payload is not a change
-    // of the import.
-    batch: async (limit) =>
-      count(
-        await db.raw(
-          `WITH c AS (SELECT id FROM import_processes WHERE ${PAYLOAD_DUE} ORDER BY modified_at LIMIT ? FOR UPDATE SKIP LOCKED),
-                u AS (UPDATE import_processes i SET payload = NULL, payload_pruned_at = now() FROM c WHERE i.id = c.id RETURNING 1)
-           SELECT count(*) AS n FROM u`,
-          [s.payloadRetentionSeconds, limit],
-        ),
-      ),
+    due: () => payloadsDue(db, s.payloadRetentionSeconds),
+    batch: (limit) => prunePayloadBatch(db, s.payloadRetentionSeconds, limit),
   });
 }
 

@@ -1,3 +1,4 @@
+// long-file: the OpenAPI of the platform's operations in one place, as api/openapi.ts for the rest.
 import { MAX_PAGE } from './listing/params';
 import { PaymentInstructionRequestSchema, ProcessRequestSchema } from './accountImport/schemas';
 import { TRANSFER_STATUSES } from './accountImport/transferStatus';

@@ -9,7 +9,7 @@ import { canAccessSupplier } from '../http/principal';
 import { getSupplier } from '../suppliers/store';
 import { jsonArrayStream } from './listing/jsonArray';
 import { encodeCursor, parseListingParams } from './listing/params';
-import { type Listing, platformItem, pagedPlatformRows, platformPage, type PlatformRow } from './listing/query';
+import { type Listing, platformItem, pagedPlatformRows, platformPage, type PlatformRow } from './listing/store';
 import { meterPointStatuses } from './meterPointStatuses/statuses';
 import { rejectQueryParameters } from './noQuery';
 

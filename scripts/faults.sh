@@ -12,7 +12,7 @@ PLAN=0
 for arg in "$@"; do
   case "$arg" in
     # The form inside `npm test`: every scenario (deploy and temporal included), smaller books, a 10 s NATS outage.
-    --short) ARGS+=(--accounts 100 --worker-kills 3 --api-kills 1 --eager-kills 2 --nats-outage 10 --pg-restarts 1 --temporal-kills 1 --staged-kills 2) ;;
+    --short) ARGS+=(--accounts 100 --worker-kills 3 --api-kills 1 --nats-outage 10 --pg-restarts 1 --temporal-kills 1 --staged-kills 2) ;;
     -h | --help) (cd "$ROOT" && npx tsx test/faults/run.ts --help); exit 0 ;;
     --plan) PLAN=1 ;;
     *) ARGS+=("$arg") ;;

@@ -5,9 +5,9 @@
  * TypeScript parser and looks for a loop in the graph of folders.
  *
  * Every import counts, value or type, `import`/`export … from`, `import()` and `require()`, with
- * one exception the layer table makes: a workflow imports the activities and stores of a feature
- * as types only, erased by the compiler, while the feature starts the workflow by function
- * reference. Those type-only imports out of `workflows/` are not edges.
+ * one exception the layer table makes: a workflow imports its activities (`activities/`) and the
+ * features' stores as types only, erased by the compiler, while the feature starts the workflow by
+ * function reference. Those type-only imports out of `workflows/` are not edges.
  *
  * Usage: tsx scripts/folderLoops.ts [root] — prints each loop with one import per step and exits 1,
  * or prints the number of folders and edges checked and exits 0.

@@ -3,11 +3,11 @@ import type { Tracing } from '../lib/tracing';
 import { TRACED_BUNDLE_PRELOAD_MODULES, WORKFLOW_TRACING_INTERCEPTORS } from './workflowBundles';
 
 export { workflowBundlePaths } from './workflowBundles';
-import { createActivities } from '../imports/activities';
-import type { ActivityDeps as ImportActivityDeps } from '../imports/activities/context';
-import { createEmailActivities, type EmailActivityDeps } from '../imports/activities/customerEmails';
-import { createRegistrationActivities } from '../registration/activities';
-import { createMaintenanceActivities } from '../maintenance/activities';
+import { createActivities } from '../activities/imports';
+import type { ActivityDeps as ImportActivityDeps } from '../activities/imports/context';
+import { createEmailActivities, type EmailActivityDeps } from '../activities/emails/customerEmails';
+import { createRegistrationActivities } from '../activities/registration';
+import { createMaintenanceActivities } from '../activities/maintenance';
 
 /** What the activities are built from: the import's dependencies, and the mail relay of e-mails. */
 export interface ActivityDeps extends Omit<ImportActivityDeps, 'now'> {

@@ -23,9 +23,8 @@ export interface ImportWorker {
 
 /**
  * The worker of the task queue as a process hosts it: every workflow and activity, this build's
- * version, the prebuilt workflow bundle (the traced one with tracing on). The worker process runs
- * one (worker/main.ts); with API_EAGER_START the API process runs one too, for the imports it starts
- * eagerly (api/eagerStart.ts). The same code and build in both, so a workflow may move between them.
+ * version, the prebuilt workflow bundle (the traced one with tracing on), as the worker process
+ * (worker/main.ts) runs it.
  */
 export async function createImportWorker(o: {
   config: Config;
@@ -35,7 +34,7 @@ export async function createImportWorker(o: {
   referenceData: ReferenceDataCache;
   connection: NativeConnection;
   maxConcurrentWorkflowTasks: number;
-  /** The watchdog's view of PostgreSQL (worker/main.ts); the API's eager-start worker has none. */
+  /** The watchdog's view of PostgreSQL (worker/main.ts). */
   reachesDatabase?: () => boolean;
 }): Promise<ImportWorker> {
   const { config } = o;

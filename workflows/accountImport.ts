@@ -1,3 +1,4 @@
+// long-file: one workflow per file (the layer rule): its steps, queries, cancellation and patches together.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -15,8 +16,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
-import type { createActivities, Settled } from '../imports/activities';
-import type { EmailActivities } from '../imports/activities/customerEmails';
+import type { createActivities, Settled } from '../activities/imports';
+import type { EmailActivities } from '../activities/emails/customerEmails';
 import { ImportStatusKey } from './searchAttributes';
 import { IMPORT_FAILURE } from '../lib/failureCodes';
 import { escapeMarkdown as md } from './markdown';

@@ -1,5 +1,5 @@
 import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
-import type { createMaintenanceActivities } from '../maintenance/activities';
+import type { createMaintenanceActivities } from '../activities/maintenance';
 import type { RetentionReport, RetentionSettings } from '../maintenance/retention';
 
 export type MaintenanceInput = RetentionSettings;

@@ -1,5 +1,5 @@
 import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
-import type { createRegistrationActivities } from '../registration/activities';
+import type { createRegistrationActivities } from '../activities/registration';
 import type { RegistrationOutcome, RegistrationRequest } from '../registration/types';
 
 /** Input of one send-registration-flows request (the API's query and path, and the caller). */

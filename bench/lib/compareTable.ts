@@ -30,8 +30,6 @@ export interface SideResult {
   settledAfterMs?: number;
   /** BENCH_BEFORE_ENV / BENCH_AFTER_ENV of that side. */
   env?: Record<string, string>;
-  /** With API_EAGER_START: the API's starts by outcome. */
-  eagerStarts?: { eager: number; fallback: number };
 }
 
 /** Rows = figures, columns = before, after, after ÷ before. */
@@ -40,7 +38,6 @@ export function compareRows(before: SideResult, after: SideResult, baseline: num
   const rows: [string, (s: SideResult) => number | string | undefined, boolean?][] = [
     ['accounts PROCESSED', (s) => `${s.processed} / ${s.accounts}`],
     ['settings', (s) => (s.env ? Object.entries(s.env).map(([k, v]) => `${k}=${v}`).join(' ') : '')],
-    ['starts eager / fell back (API_EAGER_START)', (s) => (s.eagerStarts ? `${s.eagerStarts.eager} / ${s.eagerStarts.fallback}` : '')],
     ['accounts/s end to end', (s) => s.accountsPerSecond, true],
     ['p50 create→PROCESSED (ms)', (s) => s.latencyMs.p50, true],
     ['p95 create→PROCESSED (ms)', (s) => s.latencyMs.p95, true],

@@ -3,27 +3,19 @@
  * (worker/createWorker.ts), with import steps that do no work at all — each answers what the
  * real step answers on the happy path of a typical import, at once, without PostgreSQL or NATS.
  * What this process then spends per import is what the Temporal SDK alone costs the worker.
- *   node --import tsx bench/lib/floorWorker.ts <temporal address> <task queue> [eager]
+ *   node --import tsx bench/lib/floorWorker.ts <temporal address> <task queue>
  * Tells its parent over IPC when it is running ('ready') and when an import's last step ran (its id).
- * With `eager` it also starts the imports, as an API with API_EAGER_START does (api/eagerStart.ts):
- * the parent sends each import's row ({ start }), this process starts it through its worker's
- * connection with eager start (worker slots API_EAGER_WORKFLOW_TASKS' default) and answers
- * { started, eager }.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { createWorker, type WorkerActivities } from '../../worker/createWorker';
-import type { ImportRef } from '../../imports/activities/context';
+import type { ImportRef } from '../../activities/imports/context';
 import { Client, Connection } from '@temporalio/client';
 import { becomeCurrentIfNone } from '../../deploys/versions';
-import { startImportWorkflow } from '../../imports/startWorkflow';
-import type { ImportProcess } from '../../imports/store';
-import { loadConfig } from '../../lib/config';
 
 async function main(): Promise<void> {
-  const [address, taskQueue, mode] = process.argv.slice(2);
-  const eager = mode === 'eager';
+  const [address, taskQueue] = process.argv.slice(2);
   if (!address || !taskQueue) throw new Error('usage: floorWorker.ts <temporal address> <task queue>');
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const done = (ref: ImportRef) => process.send?.(ref.importProcessId);
@@ -49,23 +41,7 @@ async function main(): Promise<void> {
     workflowBundlePath: bundle,
     // Versioned like the service's workers: its own deployment (the task queue), made current.
     version: { deploymentName: taskQueue, buildId: 'floor' },
-    ...(eager && { maxConcurrentWorkflowTasks: loadConfig({}).eagerStart.workflowTasks }),
   });
-  if (eager) {
-    const client = new Client({ connection: native });
-    process.on('message', (m: { start?: ImportProcess & { scheduleWindowStart: string; scheduleWindowEnd: string } }) => {
-      if (!m.start) return;
-      const p = { ...m.start, scheduleWindowStart: new Date(m.start.scheduleWindowStart), scheduleWindowEnd: new Date(m.start.scheduleWindowEnd) };
-      let eagerly = false;
-      startImportWorkflow(client, taskQueue, p, { request: () => true, started: (e) => (eagerly = e) }).then(
-        () => process.send?.({ started: p.id, eager: eagerly }),
-        (err: unknown) => {
-          console.error(err);
-          process.exit(1);
-        },
-      );
-    });
-  }
   process.on('SIGTERM', () => worker.getState() === 'RUNNING' && worker.shutdown());
   const running = worker.run();
   const connection = await Connection.connect({ address });
@@ -73,7 +49,7 @@ async function main(): Promise<void> {
   await connection.close();
   process.send?.('ready');
   await running;
-  // The IPC channel (listened to in eager mode) would keep the process alive after its worker stopped.
+  // The IPC channel would keep the process alive after its worker stopped.
   process.disconnect?.();
 }
 

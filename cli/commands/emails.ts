@@ -10,8 +10,9 @@ import { integerIn, json, table, withExamples } from '../format';
 import { CustomerEmail, EMAIL_STATUSES, EmailStatus, failQueued, listEmails, requeue, stableMessageId } from '../../emails/store';
 import { deliverAccountEmails, renderEmail, SenderNotConfiguredError } from '../../emails/delivery';
 import { createMailer } from '../../emails/mailer';
+import { accountCustomers, accountNumberOf as findAccountNumber } from '../../emails/customerStore';
 import { TEMPLATE_CODES, TemplateCode, TemplateRenderer } from '../../emails/templates';
-import { WELCOME_TEMPLATE } from '../../imports/activities/customerEmails';
+import { WELCOME_TEMPLATE } from '../../activities/emails/customerEmails';
 import { createLogger } from '../../lib/logger';
 
 /**
@@ -27,12 +28,9 @@ async function requireSupplier(db: Knex, code: string): Promise<ImportSupplier> 
 
 /** The platform account number of `--account`: the account number itself or the supplier's external one. */
 async function accountNumberOf(db: Knex, supplier: string, account: string): Promise<string> {
-  const row = (await db('accounts')
-    .where({ import_supplier: supplier })
-    .andWhere((q) => q.where({ number: account }).orWhere({ external_account_number: account }))
-    .first('number')) as { number: string } | undefined;
-  if (!row) throw new CliError(`no imported account ${account} of import supplier ${supplier}`);
-  return row.number;
+  const number = await findAccountNumber(db, supplier, account);
+  if (!number) throw new CliError(`no imported account ${account} of import supplier ${supplier}`);
+  return number;
 }
 
 function emailJson(e: CustomerEmail) {
@@ -87,12 +85,7 @@ export function register(program: Command): void {
     await withDb(async (db, config) => {
       const supplier = await requireSupplier(db, o.supplier);
       const accountNumber = await accountNumberOf(db, o.supplier, o.account);
-      const users = (await db('account_users')
-        .join('accounts', 'accounts.id', 'account_users.account_id')
-        .where('accounts.number', accountNumber)
-        .modify((q) => void (o.customer ? q.where('account_users.user_number', o.customer) : q.whereNotNull('account_users.email')))
-        .orderBy('account_users.id')
-        .select('account_users.user_number', 'account_users.email')) as { user_number: string; email: string | null }[];
+      const users = await accountCustomers(db, accountNumber, o.customer);
       if (users.length === 0) throw new CliError(o.customer ? `account ${accountNumber} has no customer ${o.customer}` : `account ${accountNumber} has no customer with an e-mail address`);
       const renderer = new TemplateRenderer(path.resolve(config.email.templatesDir));
       const from = supplier.emailFromAddress ? { name: supplier.emailFromName ?? supplier.code, address: supplier.emailFromAddress } : `${supplier.code} <(no sender address configured)>`;

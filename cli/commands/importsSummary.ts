@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { buildSummary, buildTranche } from '../../ops/summary';
 import type { Tranche } from '../../ops/schema';
-import { readInputTexts, toRecord } from '../migrate/input';
+import { readInputTexts, toRecord } from '../shared/input';
 import { supplierCodes } from '../../ops/store';
 import { CliError } from '../errors';
 import { print, withDb } from '../context';

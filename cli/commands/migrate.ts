@@ -1,11 +1,11 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { CliError } from '../errors';
-import { print, printErr, stopOnInterrupt } from '../context';
+import { print } from '../context';
 import { integerIn, withExamples } from '../format';
+import { AuthError } from '../shared/auth';
+import { apiKeyOption, apiUrlOption, outageTimeoutOption, progressOption, minutes, runInterruptible, type ApiCommandOptions } from '../shared/options';
 import {
   allSucceeded,
-  AuthError,
-  DEFAULT_API_URL,
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_RETRIES,
   DEFAULT_OUTAGE_TIMEOUT_MS,
@@ -24,10 +24,8 @@ import {
  * 1 the run could not proceed (bad options, input missing, credentials refused).
  */
 
-interface MigrateOptions {
+interface MigrateOptions extends ApiCommandOptions {
   input: string;
-  apiUrl: string;
-  apiKey?: string;
   concurrency: number;
   maxInFlight?: number;
   validateOnly?: boolean;
@@ -38,33 +36,9 @@ interface MigrateOptions {
   report?: string;
   pollInterval: number;
   timeout?: number;
-  outageTimeout: number;
   dryRunTasks?: boolean;
   retryFailed?: boolean;
   maxRetries: number;
-  progress: 'auto' | 'plain' | 'none';
-}
-
-function minutes(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of minutes.');
-  return n;
-}
-
-function minutesOrZero(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of minutes (0: no bound).');
-  return n;
-}
-
-function url(value: string): string {
-  try {
-    const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-    return value;
-  } catch {
-    throw new InvalidArgumentError('expected an http(s) URL.');
-  }
 }
 
 export function register(program: Command): void {
@@ -74,8 +48,8 @@ export function register(program: Command): void {
       'Push a book of accounts (NDJSON or a folder of JSON files) through the HTTP API: validate, create (or stage, then process) with bounded concurrency, follow every import to its final status, resume after an interruption, and write a report (<prefix>.json and <prefix>.csv).',
     )
     .requiredOption('--input <path>', 'NDJSON file (one account per line) or folder of *.json files')
-    .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
-    .addOption(new Option('--api-key <key>', 'organisation API key (the API authenticates every data-import call)').env('DATA_IMPORT_API_KEY'))
+    .addOption(apiUrlOption())
+    .addOption(apiKeyOption())
     .option('--concurrency <n>', 'requests in flight at once, for creates and for status requests each', integerIn(1, 1024), DEFAULT_CONCURRENCY)
     .option('--max-in-flight <n>', 'imports submitted and not yet final at most at once (back-pressure; default 2 × --concurrency)', integerIn(1, 100000))
     .addOption(new Option('--validate-only', 'only validate every account and report its errors; creates nothing, leaves the state file alone').conflicts('validateFirst'))
@@ -92,46 +66,44 @@ export function register(program: Command): void {
     .option('--report <prefix>', 'report files <prefix>.json and <prefix>.csv (default: <input>.report; a prefix ending .json or .csv stands for the one without it)')
     .option('--poll-interval <ms>', 'milliseconds between two status polls of one account (up to 500 accounts of a supplier are polled in one bulk status request)', integerIn(50, 3_600_000), DEFAULT_POLL_INTERVAL_MS)
     .option('--timeout <minutes>', 'stop after this many minutes (state saved; unfinished accounts are reported as such)', minutes)
-    .option(
-      '--outage-timeout <minutes>',
-      'while the API is unreachable or answers 5xx to everything, send nothing, probe with backoff (1 s doubling to 20 s) and resume when it answers; stop after an outage this long (unfinished accounts reported as api_unavailable, state saved; 0: wait for ever)',
-      minutesOrZero,
-      DEFAULT_OUTAGE_TIMEOUT_MS / 60_000,
+    .addOption(
+      outageTimeoutOption(
+        'while the API is unreachable or answers 5xx to everything, send nothing, probe with backoff (1 s doubling to 20 s) and resume when it answers; stop after an outage this long (unfinished accounts reported as api_unavailable, state saved; 0: wait for ever)',
+        DEFAULT_OUTAGE_TIMEOUT_MS / 60_000,
+      ),
     )
     .option('--dry-run-tasks', 'send every create (or process) as a dry-run task: the whole import runs and is rolled back (DRY_RUN_SUCCEEDED / DRY_RUN_ERRORED)')
     .option('--retry-failed', 'also re-send accounts that an earlier run left VALIDATION_FAILED, ERRORED or CANCELLED')
     .option('--max-retries <n>', 'retries of a 5xx (503 timeout included) to one account while the API answers others, before the account is FAILED (an outage does not count)', integerIn(0, 100), DEFAULT_MAX_RETRIES)
-    .addOption(new Option('--progress <kind>', 'progress on stderr: auto (a bar on a terminal, else a line every 5 s), plain, none').choices(['auto', 'plain', 'none']).default('auto'))
+    .addOption(progressOption())
     .action(async (o: MigrateOptions) => {
       const mode: MigrationMode = o.validateOnly ? 'validate-only' : o.validateFirst ? 'validate-first' : o.stage ? 'stage' : o.processStaged ? 'process' : 'create';
-      const interrupt = stopOnInterrupt('stopping: no new accounts are sent; saving the state');
-      let summary;
-      try {
-        summary = await runMigration({
+      const summary = await runInterruptible(
+        {
           input: o.input,
-          apiUrl: o.apiUrl,
-          apiKey: o.apiKey,
-          concurrency: o.concurrency,
-          maxInFlight: o.maxInFlight,
-          mode,
-          statePath: o.state,
-          reportPrefix: o.report,
-          pollIntervalMs: o.pollInterval,
-          timeoutMs: o.timeout !== undefined ? o.timeout * 60_000 : undefined,
-          outageTimeoutMs: Math.round(o.outageTimeout * 60_000),
-          dryRunTasks: o.dryRunTasks,
-          retryFailed: o.retryFailed,
-          maxRetries: o.maxRetries,
-          progress: o.progress,
-          signal: interrupt.signal,
-        });
-      } catch (err) {
-        if (err instanceof MigrationError || err instanceof AuthError) throw new CliError(`${err.message} [${err.code}]`);
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`input not found: ${o.input}`);
-        throw err;
-      } finally {
-        interrupt.dispose();
-      }
+          stopping: 'stopping: no new accounts are sent; saving the state',
+          known: (err): err is MigrationError | AuthError => err instanceof MigrationError || err instanceof AuthError,
+        },
+        (signal) =>
+          runMigration({
+            input: o.input,
+            apiUrl: o.apiUrl,
+            apiKey: o.apiKey,
+            concurrency: o.concurrency,
+            maxInFlight: o.maxInFlight,
+            mode,
+            statePath: o.state,
+            reportPrefix: o.report,
+            pollIntervalMs: o.pollInterval,
+            timeoutMs: o.timeout !== undefined ? o.timeout * 60_000 : undefined,
+            outageTimeoutMs: Math.round(o.outageTimeout * 60_000),
+            dryRunTasks: o.dryRunTasks,
+            retryFailed: o.retryFailed,
+            maxRetries: o.maxRetries,
+            progress: o.progress,
+            signal,
+          }),
+      );
       print(formatSummary(summary));
       if (summary.interrupted) {
         print('run the same command again to resume');

@@ -1,10 +1,11 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { CliError } from '../errors';
-import { print, printErr, stopOnInterrupt } from '../context';
+import { print } from '../context';
 import { integerIn, withExamples } from '../format';
-import { AuthError } from '../migrate';
+import { AuthError } from '../shared/auth';
+import { apiKeyOption, apiUrlOption, outageTimeoutOption, progressOption, runInterruptible, type ApiCommandOptions } from '../shared/options';
 import { defaultThreads } from '../reconcile/digest';
-import { DEFAULT_API_URL, DEFAULT_CONCURRENCY, DEFAULT_MAX_PATHS, EXTRAS_MODES, formatSummary, MAX_BATCH, ReconcileError, runReconcile, type ExtrasMode } from '../reconcile/run';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_PATHS, EXTRAS_MODES, formatSummary, MAX_BATCH, ReconcileError, runReconcile, type ExtrasMode } from '../reconcile/run';
 import { ReconcileStateError } from '../reconcile/state';
 
 /**
@@ -18,10 +19,8 @@ import { ReconcileStateError } from '../reconcile/state';
  * batches done are kept, run the same command again to resume).
  */
 
-interface ReconcileCommandOptions {
+interface ReconcileCommandOptions extends ApiCommandOptions {
   input: string;
-  apiUrl: string;
-  apiKey?: string;
   concurrency: number;
   threads: number;
   batchSize: number;
@@ -30,24 +29,6 @@ interface ReconcileCommandOptions {
   restart?: boolean;
   maxPaths: number;
   extras: ExtrasMode;
-  outageTimeout: number;
-  progress: 'auto' | 'plain' | 'none';
-}
-
-function url(value: string): string {
-  try {
-    const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-    return value;
-  } catch {
-    throw new InvalidArgumentError('expected an http(s) URL.');
-  }
-}
-
-function minutesOrZero(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of minutes (0: no bound).');
-  return n;
 }
 
 export function register(program: Command): void {
@@ -57,8 +38,8 @@ export function register(program: Command): void {
       'Check a migrated book (a tranche, or the whole book) against the platform over the HTTP API: every account of the book (NDJSON or a folder of JSON files) is matched, mismatched (with the paths that differ, personal values masked), missing, not final or failed (with its error code); the accounts the supplier holds outside the book are counted (--extras count, the default: a tranche is signed off alone), listed as extra and a finding (--extras list: the whole supplier is signed off), or not asked (--extras off); totals of the book beside those of its accounts as stored and of the whole supplier. Writes <prefix>.json and <prefix>.csv; resumable.',
     )
     .requiredOption('--input <path>', 'the book: NDJSON file (one account per line) or folder of *.json files, as given to migrate')
-    .option('--api-url <url>', 'base URL of the data-import API', url, DEFAULT_API_URL)
-    .addOption(new Option('--api-key <key>', 'organisation API key (the API authenticates every data-import call)').env('DATA_IMPORT_API_KEY'))
+    .addOption(apiUrlOption())
+    .addOption(apiKeyOption())
     .option('--concurrency <n>', 'bulk digest requests in flight at once', integerIn(1, 64), DEFAULT_CONCURRENCY)
     .option('--threads <n>', 'worker threads parsing and hashing the book (0: none, the main thread does it; default: the cores, at most 4)', integerIn(0, 64), defaultThreads())
     .option('--batch-size <n>', `accounts of one supplier per bulk digest request (at most ${MAX_BATCH})`, integerIn(1, MAX_BATCH), MAX_BATCH)
@@ -71,35 +52,33 @@ export function register(program: Command): void {
         .default('count'),
     )
     .option('--max-paths <n>', 'differing paths reported per mismatched account', integerIn(1, 10_000), DEFAULT_MAX_PATHS)
-    .option('--outage-timeout <minutes>', 'longest API outage waited out (probing with backoff) before stopping with the state saved (0: wait for ever)', minutesOrZero, 30)
-    .addOption(new Option('--progress <kind>', 'progress on stderr: auto (a bar on a terminal, else a line every 5 s), plain, none').choices(['auto', 'plain', 'none']).default('auto'))
+    .addOption(outageTimeoutOption('longest API outage waited out (probing with backoff) before stopping with the state saved (0: wait for ever)', 30))
+    .addOption(progressOption())
     .action(async (o: ReconcileCommandOptions) => {
-      const interrupt = stopOnInterrupt('stopping: no new batches are sent; the batches done are kept');
-      let summary;
-      try {
-        summary = await runReconcile({
+      const summary = await runInterruptible(
+        {
           input: o.input,
-          apiUrl: o.apiUrl,
-          apiKey: o.apiKey,
-          concurrency: o.concurrency,
-          threads: o.threads,
-          batchSize: o.batchSize,
-          statePath: o.state,
-          reportPrefix: o.report,
-          restart: o.restart,
-          maxPaths: o.maxPaths,
-          extras: o.extras,
-          outageTimeoutMs: Math.round(o.outageTimeout * 60_000),
-          progress: o.progress,
-          signal: interrupt.signal,
-        });
-      } catch (err) {
-        if (err instanceof ReconcileError || err instanceof AuthError || err instanceof ReconcileStateError) throw new CliError(`${err.message} [${err.code}]`);
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`input not found: ${o.input}`);
-        throw err;
-      } finally {
-        interrupt.dispose();
-      }
+          stopping: 'stopping: no new batches are sent; the batches done are kept',
+          known: (err): err is ReconcileError | AuthError | ReconcileStateError => err instanceof ReconcileError || err instanceof AuthError || err instanceof ReconcileStateError,
+        },
+        (signal) =>
+          runReconcile({
+            input: o.input,
+            apiUrl: o.apiUrl,
+            apiKey: o.apiKey,
+            concurrency: o.concurrency,
+            threads: o.threads,
+            batchSize: o.batchSize,
+            statePath: o.state,
+            reportPrefix: o.report,
+            restart: o.restart,
+            maxPaths: o.maxPaths,
+            extras: o.extras,
+            outageTimeoutMs: Math.round(o.outageTimeout * 60_000),
+            progress: o.progress,
+            signal,
+          }),
+      );
       print(formatSummary(summary));
       if (summary.interrupted) throw new CliError('interrupted', 130);
       if (summary.verdict === 'findings') throw new CliError(`not every account matched: see ${summary.reportCsv}`, 2);

@@ -1,5 +1,6 @@
-import { AbortedError } from './backoff';
-import { TransportError, type ApiClient, type ApiResponse } from './api';
+// long-file: one Follower whose ticks, bulk batches, retries and not-found counts share one state.
+import { AbortedError } from '../shared/backoff';
+import { TransportError, type ApiClient, type ApiResponse } from '../shared/api';
 
 /**
  * Follows submitted accounts to a final status, polling each every `intervalMs`, many accounts per

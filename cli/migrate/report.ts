@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { AccountRecord, MigrationSummary } from './types';
-import { timingsText } from './phases';
+import { timingsText } from '../shared/phases';
+import { csvCell } from '../shared/report';
 
 /**
  * The report of a run: `<prefix>.json` (summary + one entry per account) and `<prefix>.csv`
@@ -10,11 +11,6 @@ import { timingsText } from './phases';
  */
 
 export const CSV_COLUMNS = ['external_account_number', 'final_status', 'kraken_identifier', 'error_code', 'attr', 'detail', 'book'] as const;
-
-/** RFC 4180 quoting. */
-export function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
 
 export interface ReportRow {
   external_account_number: string;
@@ -59,14 +55,6 @@ function* jsonLines(summary: MigrationSummary, rows: () => Iterable<ReportRow>):
     first = false;
   }
   yield '\n]}\n';
-}
-
-/**
- * The prefix of the two report files: `--report night-1.json` (or `.csv`) means `night-1`, not
- * `night-1.json.json` and `night-1.json.csv`.
- */
-export function reportPrefixOf(prefix: string): string {
-  return prefix.replace(/\.(json|csv)$/i, '');
 }
 
 export async function writeReport(prefix: string, summary: MigrationSummary, rows: () => Iterable<ReportRow>): Promise<void> {

@@ -1,21 +1,19 @@
-// Over 300 lines on purpose: the bulk client's one run loop (submit, back-pressure, outages,
-// follow, resume) reads top to bottom; its parts with their own state live beside it (api, follow,
-// availability, state, report).
+// long-file: the bulk client's one run loop (submit, back-pressure, outages, follow, resume) reads top to bottom.
 import fs from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { ApiClient, errorCode, errorDetail, TransportError, type ApiResponse } from './api';
-import { AuthError } from './auth';
-import { AbortedError } from './backoff';
-import type { ApiUnavailableError } from './availability';
+import { ApiClient, DEFAULT_API_URL, errorCode, errorDetail, TransportError, type ApiResponse } from '../shared/api';
+import { AuthError } from '../shared/auth';
+import { AbortedError } from '../shared/backoff';
+import type { ApiUnavailableError } from '../shared/availability';
 import { Follower, type FollowItem } from './follow';
-import { countInput, readInput, type InputRecord } from './input';
-import { startProgress } from './progress';
-import { formatSummary, reportPrefixOf, writeReport, type ReportRow } from './report';
-import { Phases } from './phases';
+import { countInput, readInput, type InputRecord } from '../shared/input';
+import { startProgress } from '../shared/progress';
+import { formatSummary, writeReport, type ReportRow } from './report';
+import { reportPrefixOf } from '../shared/report';
+import { Phases } from '../shared/phases';
 import { MigrationState } from './state';
 import { API_STATUSES, TERMINAL_API_STATUSES, type AccountStatus, type ApiStatus, type ErrorItem, type MigrationOptions, type MigrationSummary } from './types';
 
-export const DEFAULT_API_URL = 'http://127.0.0.1:8000';
 export const DEFAULT_CONCURRENCY = 16;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_MAX_RETRIES = 6;

@@ -1,5 +1,5 @@
 /** Shapes shared by the parts of `data-import migrate`. */
-import type { PhaseTiming } from './phases';
+import type { PhaseTiming } from '../shared/phases';
 
 /** Statuses of the import status operation (spec "Import process status", and STAGED: staged by the platform's v1 create-or-update, not processed). */
 export const API_STATUSES = ['STAGED', 'PENDING', 'IN_PROGRESS', 'PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'] as const;

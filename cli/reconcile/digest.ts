@@ -2,12 +2,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { accountDigest } from '../../account/canonical';
-import { readInputTexts, toRecord, type InputText, type TextSource } from '../migrate/input';
+import { readInputTexts, toRecord, type InputText, type TextSource } from '../shared/input';
 import { accountTotals, type Totals } from './totals';
 
 /**
  * A record of the book as the reconciliation needs it: digest and totals worked out, and where its
- * text is in the book (read again only for a mismatched account: cli/migrate/input.ts readText), so
+ * text is in the book (read again only for a mismatched account: cli/shared/input.ts readText), so
  * that nothing the size of an account outlives its digest.
  */
 export type DigestedRecord =

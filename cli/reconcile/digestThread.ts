@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import type { InputText } from '../migrate/input';
+import type { InputText } from '../shared/input';
 import { digestTexts } from './digest';
 
 /** A worker thread of `data-import reconcile` (cli/reconcile/digest.ts): digests the chunks it is sent. */

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
-import { csvCell } from '../migrate/report';
+import { csvCell } from '../shared/report';
 import { CLASSES, type AccountClass } from './compare';
 import type { AccountResult } from './state';
 import { TOTAL_KEYS, totalEqual, type Totals } from './totals';
-import { timingsText, type PhaseTiming } from '../migrate/phases';
+import { timingsText, type PhaseTiming } from '../shared/phases';
 
 /**
  * The report of a reconciliation, like migrate's: `<prefix>.json` (the summary, then one entry per

@@ -1,14 +1,15 @@
+// long-file: reconcile's one run (the book, bulk digests per supplier, extras, totals, resume) reads top to bottom.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiClient, errorCode, errorDetail, type ApiResponse } from '../migrate/api';
-import { AbortedError } from '../migrate/backoff';
-import { reportPrefixOf } from '../migrate/report';
-import { ApiUnavailableError } from '../migrate/availability';
-import { countInput, isFolder, readText, type TextSource } from '../migrate/input';
+import { ApiClient, DEFAULT_API_URL, errorCode, errorDetail, type ApiResponse } from '../shared/api';
+import { AbortedError } from '../shared/backoff';
+import { reportPrefixOf } from '../shared/report';
+import { ApiUnavailableError } from '../shared/availability';
+import { countInput, isFolder, readText, type TextSource } from '../shared/input';
 import { defaultThreads, digestedRecords } from './digest';
 import { KeySet } from './keySet';
-import { startProgress } from '../migrate/progress';
-import { Phases } from '../migrate/phases';
+import { startProgress } from '../shared/progress';
+import { Phases } from '../shared/phases';
 import { CLASSES, classify, diffAccounts, type AccountClass, type DigestRecord } from './compare';
 import { formatSummary, writeReport, type ReconcileSummary } from './report';
 import { readBatches, ReconcileState, type AccountResult, type BatchLine, type StateHeader } from './state';
@@ -16,7 +17,6 @@ import { accountTotals, addTotals, emptyTotals, totalsEqual, type Totals } from 
 
 export { formatSummary, type ReconcileSummary };
 
-export const DEFAULT_API_URL = 'http://127.0.0.1:8000';
 /** Accounts per bulk digest request: the operation's maximum. */
 export const MAX_BATCH = 500;
 /** Bulk digest requests in flight at once. */

@@ -1,3 +1,4 @@
+// long-file: the Account's storage described once: every table and column in one list.
 import type { TableSpec, WriteContext } from './accountTableSpec';
 
 export type { ColumnType, PlanInput, Row, WriteContext } from './accountTableSpec';

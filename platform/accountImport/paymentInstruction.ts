@@ -9,6 +9,8 @@ import { findProcess } from '../../imports/store';
 import { getSupplier } from '../../suppliers/store';
 import { bodyChecker } from '../topUps/validate';
 import { type PaymentInstructionRequestBody, PaymentInstructionRequestSchema } from './schemas';
+import { lockAccountRow } from '../topUps/store';
+import { insertPaymentInstruction, paymentInstructionsOf } from './store';
 
 /** Shape, then the request's own rules: one reference, and the bank details of a Direct Debit. */
 export const checkPaymentInstructionBody = bodyChecker<PaymentInstructionRequestBody>(PaymentInstructionRequestSchema, (b, issues) => {
@@ -63,21 +65,18 @@ export async function createPaymentInstruction(db: Knex, ctx: Context, b: Paymen
   if (!(await findProcess(db, b.import_supplier, b.external_account_number))) throw importProcessDoesNotExist();
   const wanted = columnsOf(b);
   return db.transaction(async (trx) => {
-    const account = (await trx('accounts')
-      .where({ import_supplier: b.import_supplier, external_account_number: b.external_account_number })
-      .forUpdate()
-      .first('id', 'number')) as { id: string; number: string } | undefined;
+    const account = await lockAccountRow(trx, b.import_supplier, b.external_account_number);
     if (!account) {
       throw new HttpError('account_not_found', 'The account has not been created yet: its import is staged, under way or ended without an account. Process it first and wait for COMPLETED (account-transfer-status).');
     }
     const answer = { kraken_account_number: account.number, account_number: account.number, reference: wanted.reference };
-    const existing = (await trx('payment_instructions').where({ account_id: account.id }).orderBy('position')) as Record<string, unknown>[];
+    const existing = await paymentInstructionsOf(trx, account.id);
     if (existing.length > 0) {
       const same = existing.length === 1 && Object.entries(wanted).every(([k, v]) => (k === 'valid_from' ? dateText(existing[0]![k]) : existing[0]![k]) === v);
       if (same) return answer;
       throw new HttpError('account_has_active_instruction', 'Account already has an active instruction.');
     }
-    await trx('payment_instructions').insert({
+    await insertPaymentInstruction(trx, {
       account_id: account.id,
       position: 0,
       import_supplier: b.import_supplier,

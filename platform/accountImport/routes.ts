@@ -10,7 +10,6 @@ import { accountLogContext } from '../../http/logContext';
 import { errorShape, v1AccountErrorBody } from '../../http/middleware/errorShape';
 import { assertObject, jsonBody } from '../../http/middleware/jsonBody';
 import { canAccessSupplier } from '../../http/principal';
-import type { EagerStartPolicy } from '../../imports/startWorkflow';
 import type { ImportProcess } from '../../imports/store';
 import type { Issue } from '../../account/issues';
 import { importServiceDeps } from '../../imports/service';
@@ -33,7 +32,6 @@ export interface AccountImportRouteDeps extends RouteDeps {
   temporal: Client;
   referenceData: ReferenceDataCache;
   documentStore?: DocumentStore;
-  eagerStart?: { client: Client; policy: EagerStartPolicy };
 }
 
 /**

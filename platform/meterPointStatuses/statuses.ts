@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RegistrationStatus } from '../../registration/store';
+import { meterPointRegistrations } from './store';
 
 /**
  * The platform's industry status of a meter point (GbrMeterPointStatus), as far as this service
@@ -42,12 +43,6 @@ export interface MeterPointStatusItem {
  * supplier or account, or only staged).
  */
 export async function meterPointStatuses(db: Knex, importSupplier: string, externalAccountNumber: string): Promise<MeterPointStatusItem[] | null> {
-  const account = await db('accounts').where({ import_supplier: importSupplier, external_account_number: externalAccountNumber }).first('id');
-  if (!account) return null;
-  const rows = (await db('meter_points as mp')
-    .leftJoin('meter_point_registrations as r', 'r.meter_point_id', 'mp.id')
-    .where('mp.account_id', account.id)
-    .orderBy('mp.id')
-    .select('mp.identifier', 'r.status')) as { identifier: string; status: RegistrationStatus | null }[];
-  return rows.map((r) => ({ mpxn: r.identifier, status: r.status ? STATUS_OF_REGISTRATION[r.status] : 'PRE_REGISTRATION' }));
+  const rows = await meterPointRegistrations(db, importSupplier, externalAccountNumber);
+  return rows && rows.map((r) => ({ mpxn: r.identifier, status: r.status ? STATUS_OF_REGISTRATION[r.status] : 'PRE_REGISTRATION' }));
 }

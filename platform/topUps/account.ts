@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { HttpError, notFound } from '../../http/errors';
 import { canAccessSupplier } from '../../http/principal';
 import { getSupplier, type ImportSupplier } from '../../suppliers/store';
+import { lockAccountRow } from './store';
 
 /** The imported account a top-up writes to, with what its checks need of the supplier. */
 export interface TopUpAccount {
@@ -34,10 +35,7 @@ export async function topUpSupplier(db: Knex, ctx: Context, code: string): Promi
  * attempt). 404 when the account was never imported (only staged, or unknown).
  */
 export async function lockImportedAccount(trx: Knex, importSupplier: string, externalAccountNumber: string): Promise<TopUpAccount> {
-  const row = await trx('accounts')
-    .where({ import_supplier: importSupplier, external_account_number: externalAccountNumber })
-    .forUpdate()
-    .first('id', 'number');
+  const row = await lockAccountRow(trx, importSupplier, externalAccountNumber);
   if (!row) throw notFound(NOT_IMPORTED);
-  return { id: String(row.id), number: row.number as string, importSupplier, externalAccountNumber };
+  return { ...row, importSupplier, externalAccountNumber };
 }

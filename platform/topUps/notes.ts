@@ -3,6 +3,7 @@ import type { IssueList } from '../../account/issues';
 import type { TopUpAccount } from './account';
 import { NotesRequestSchema, type NotesRequest, type TopUpNote } from './schemas';
 import { bodyChecker, checkIds } from './validate';
+import { hasNoteLike, hasNoteWithExternalId, insertNote } from './store';
 
 export type NoteStatus = 'NOTE_CREATION_SUCCESS' | 'NOTE_ALREADY_EXISTS';
 export type NoteResult = TopUpNote & { status: NoteStatus };
@@ -35,20 +36,16 @@ export async function addNotes(trx: Knex, account: TopUpAccount, req: NotesReque
     const paths = (n.document_paths ?? []).map((d) => d.document_path);
     let exists: boolean;
     if (n.external_id !== undefined) {
-      exists = !!(await trx('post_import_notes').where({ account_id: account.id, external_id: n.external_id }).first('id'));
+      exists = await hasNoteWithExternalId(trx, account.id, n.external_id);
     } else {
-      const same = (table: string) => {
-        const q = trx(table).where({ account_id: account.id }).whereRaw(`coalesce(body, '') = ?`, [body]);
-        if (n.created_at !== undefined) q.where('created_at', new Date(n.created_at));
-        // A note of documents only is told apart by its documents.
-        if (body === '' && table === 'post_import_notes') q.whereRaw('document_paths = ?::jsonb', [JSON.stringify(paths)]);
-        return q.first('id');
-      };
+      const createdAt = n.created_at !== undefined ? new Date(n.created_at) : undefined;
+      // A note of documents only is told apart by its documents.
+      const same = (table: 'post_import_notes' | 'notes') => hasNoteLike(trx, table, account.id, body, createdAt, body === '' && table === 'post_import_notes' ? paths : undefined);
       // Imported notes keep their documents in another table: a documents-only note is compared with added ones only.
       exists = !!(await same('post_import_notes')) || (body !== '' && !!(await same('notes')));
     }
     if (!exists) {
-      await trx('post_import_notes').insert({
+      await insertNote(trx, {
         account_id: account.id,
         external_id: n.external_id ?? null,
         body,

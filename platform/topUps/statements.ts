@@ -3,6 +3,7 @@ import type { IssueList } from '../../account/issues';
 import type { TopUpAccount } from './account';
 import { HistoricalStatementsRequestSchema, type HistoricalStatementsRequest, type TopUpStatement } from './schemas';
 import { bodyChecker, checkIds } from './validate';
+import { addedStatements, importedStatementIds, insertStatement } from './store';
 
 export type StatementStatus = 'STATEMENT_CREATION_SUCCESS' | 'STATEMENT_ALREADY_EXISTS' | 'STATEMENT_IMPORT_ERROR';
 export type StatementResult = TopUpStatement & { status: StatementStatus; error_code?: string; error_detail?: string };
@@ -38,13 +39,9 @@ const rowOf = (s: TopUpStatement) => ({
  */
 export async function addStatements(trx: Knex, account: TopUpAccount, req: HistoricalStatementsRequest): Promise<StatementResult[]> {
   const ids = req.statements.map((s) => s.statement_id);
-  const imported = new Set<string>(await trx('statements').where({ account_id: account.id }).whereIn('statement_id', ids).pluck('statement_id'));
+  const imported = new Set<string>(await importedStatementIds(trx, account.id, ids));
   const added = new Map<string, Record<string, unknown>>();
-  const rows = await trx('post_import_statements')
-    .where({ account_id: account.id })
-    .whereIn('statement_id', ids)
-    .select('statement_id', ...COLUMNS.filter((c) => !c.endsWith('_date')), trx.raw(COLUMNS.filter((c) => c.endsWith('_date')).map((c) => `to_char(${c}, 'YYYY-MM-DD') AS ${c}`).join(', ')));
-  for (const r of rows) added.set(r.statement_id, { ...r, gross_amount: r.gross_amount === null ? null : Number(r.gross_amount) });
+  for (const r of await addedStatements(trx, account.id, ids, COLUMNS)) added.set(r.statement_id as string, { ...r, gross_amount: r.gross_amount === null ? null : Number(r.gross_amount) });
 
   const results: StatementResult[] = [];
   for (const s of req.statements) {
@@ -55,7 +52,7 @@ export async function addStatements(trx: Knex, account: TopUpAccount, req: Histo
     } else if (before) {
       results.push({ ...s, status: 'STATEMENT_ALREADY_EXISTS' });
     } else {
-      await trx('post_import_statements').insert({ account_id: account.id, statement_id: s.statement_id, ...row });
+      await insertStatement(trx, { account_id: account.id, statement_id: s.statement_id, ...row });
       results.push({ ...s, status: 'STATEMENT_CREATION_SUCCESS' });
     }
   }

@@ -7,6 +7,7 @@ import { accountOrderingKey } from '../../events/orderingKey';
 import type { TopUpAccount } from './account';
 import { TransactionsRequestSchema, type TopUpTransaction, type TopUpTransactionType, type TransactionsRequest } from './schemas';
 import { bodyChecker, checkIds } from './validate';
+import { existingTransactionIds, insertNote, insertTransaction, type LedgerRow, lockFirstLedger, moveLedgerBalance } from './store';
 
 export type TransactionStatus = 'TRANSACTION_ADDED_TO_ACCOUNT' | 'TRANSACTION_ALREADY_EXISTS' | 'TRANSACTION_IMPORT_ERROR';
 
@@ -39,12 +40,6 @@ export const checkTransactionsBody = bodyChecker<TransactionsRequest>(Transactio
   });
 });
 
-interface LedgerRow {
-  id: string;
-  position: number;
-  last_statement_closing_date: string | null;
-}
-
 /**
  * Adds the transactions to the account's first ledger (the one the platform's single-ledger
  * accounts have) in the caller's transaction, with one `billing.ledger.entry_posted` v2 event per
@@ -52,17 +47,10 @@ interface LedgerRow {
  * locked by the caller, so a concurrent or retried request sees this one's rows.
  */
 export async function addTransactions(trx: Knex, account: TopUpAccount, req: TransactionsRequest, opts: TransactionOptions): Promise<TransactionResult[]> {
-  const ledger = (await trx('ledgers')
-    .where({ account_id: account.id })
-    .orderBy('position')
-    .forUpdate()
-    .first('id', 'position', trx.raw(`to_char(last_statement_closing_date, 'YYYY-MM-DD') AS last_statement_closing_date`))) as LedgerRow | undefined;
+  const ledger = await lockFirstLedger(trx, account.id);
   const ids = req.transactions.map((t) => t.transaction_id!);
   // Imported and topped-up transactions share the id space of the account.
-  const existing = new Set<string>([
-    ...(await trx('ledger_transactions').where({ account_id: account.id }).whereIn('transaction_id', ids).pluck('transaction_id')),
-    ...(await trx('post_import_transactions').where({ account_id: account.id }).whereIn('transaction_id', ids).pluck('transaction_id')),
-  ]);
+  const existing = new Set<string>(await existingTransactionIds(trx, account.id, ids));
 
   const results: TransactionResult[] = [];
   const events: NewEvent[] = [];
@@ -98,24 +86,21 @@ export async function addTransactions(trx: Knex, account: TopUpAccount, req: Tra
       movedNotes.push({ transactionId: id, from: t.transaction_date, to: date });
     }
     const amount = String(t.amount);
-    const [row] = await trx('post_import_transactions')
-      .insert({
-        account_id: account.id,
-        ledger_id: ledger.id,
-        transaction_id: id,
-        transaction_date: date,
-        requested_date: date === t.transaction_date ? null : t.transaction_date,
-        amount,
-        type: t.type,
-        reason: t.reason,
-        payment_type: t.payment_type,
-        reference: t.reference,
-        display_note: date === t.transaction_date ? t.display_note : [t.display_note, `Dated ${t.transaction_date}; moved to ${date}, the open statement period.`].filter(Boolean).join(' '),
-        note: t.note,
-        created_at: opts.now,
-      })
-      .returning('id');
-    const entryId = Number(row.id);
+    const entryId = await insertTransaction(trx, {
+      account_id: account.id,
+      ledger_id: ledger.id,
+      transaction_id: id,
+      transaction_date: date,
+      requested_date: date === t.transaction_date ? null : t.transaction_date,
+      amount,
+      type: t.type,
+      reason: t.reason,
+      payment_type: t.payment_type,
+      reference: t.reference,
+      display_note: date === t.transaction_date ? t.display_note : [t.display_note, `Dated ${t.transaction_date}; moved to ${date}, the open statement period.`].filter(Boolean).join(' '),
+      note: t.note,
+      created_at: opts.now,
+    });
     existing.add(id);
     delta += SIGN[t.type] * Math.round(Number(amount) * 100);
     results.push({ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: { ...t, transaction_date: date }, added_transaction_id: entryId });
@@ -123,24 +108,22 @@ export async function addTransactions(trx: Knex, account: TopUpAccount, req: Tra
   }
 
   if (ledger && delta !== 0) {
-    // numeric arithmetic in PostgreSQL: exact; the original text no longer describes the balance.
-    await trx('ledgers')
-      .where({ id: ledger.id })
-      .update({ ledger_balance: trx.raw('coalesce(ledger_balance, 0) + ?::numeric', [(delta / 100).toFixed(2)]), ledger_balance_text: null });
+    await moveLedgerBalance(trx, ledger.id, delta);
   }
   for (const m of movedNotes) {
     // The platform pins a note to the account for each moved transaction; a retry finds it by its id.
-    await trx('post_import_notes')
-      .insert({
+    await insertNote(
+      trx,
+      {
         account_id: account.id,
         external_id: `transaction-date-moved:${m.transactionId}`,
         body: `Transaction ${m.transactionId} dated ${m.from} was added to the open statement period on ${m.to}.`,
         created_at: opts.now,
         created_at_given: false,
         is_pinned: true,
-      })
-      .onConflict(trx.raw('(account_id, external_id) WHERE external_id IS NOT NULL'))
-      .ignore();
+      },
+      true,
+    );
   }
   await enqueueEvents(trx, opts.subjectPrefix, events);
   return results;

@@ -4,9 +4,6 @@
  * server and a Temporal dev server of its own — while it injects faults at random moments:
  *   worker   SIGKILL of worker processes
  *   api      SIGKILL of the API process
- *   eager    a second API process with API_EAGER_START (it hosts a worker and starts imports
- *            eagerly on it) takes the book and is SIGKILLed right after one of its eager starts:
- *            the imports it held time out and finish on the worker processes
  *   nats     the NATS server killed and kept down for a while
  *   postgres an immediate (crash) restart of PostgreSQL
  *   deploy   a second build's workers started beside the first's, made current mid-migration (as
@@ -27,17 +24,16 @@ import { Connection, Client } from '@temporalio/client';
 import { createDb } from '../../db/knex';
 import { connectNats } from '../../events/nats';
 import { Supervisor } from '../../scripts/supervisor';
-import { ApiClient } from '../../cli/migrate/api';
+import { ApiClient } from '../../cli/shared/api';
 import { serviceChildren } from '../../scripts/supervise';
 import { freePort, startNatsServer, NatsServer } from '../support/natsServer';
 import { BUILD_INFO_FILE, readBuildInfo } from '../../lib/buildInfo';
 import { describeDeployment, openWorkflowsByBuild, setCurrentVersion, waitForRouting, waitForVersion } from '../../deploys/versions';
 import { checkBook, checkBuilds, waitForClosed, waitForQuiet } from './invariants';
-import { eagerStartsIn } from '../../bench/lib/eagerStarts';
 import { faultProblems } from './verdict';
 
-type Scenario = 'worker' | 'api' | 'eager' | 'nats' | 'postgres' | 'deploy' | 'temporal' | 'staged';
-const SCENARIOS: Scenario[] = ['worker', 'api', 'eager', 'nats', 'postgres', 'deploy', 'temporal', 'staged'];
+type Scenario = 'worker' | 'api' | 'nats' | 'postgres' | 'deploy' | 'temporal' | 'staged';
+const SCENARIOS: Scenario[] = ['worker', 'api', 'nats', 'postgres', 'deploy', 'temporal', 'staged'];
 
 interface Options {
   accounts: number;
@@ -45,7 +41,6 @@ interface Options {
   scenarios: Scenario[];
   workerKills: number;
   apiKills: number;
-  eagerKills: number;
   natsOutage: number;
   pgRestarts: number;
   temporalKills: number;
@@ -207,7 +202,6 @@ async function main(): Promise<number> {
     }), SCENARIOS)
     .option('--worker-kills <n>', 'SIGKILLs of worker processes in the worker scenario', int(0, 1000), 4)
     .option('--api-kills <n>', 'SIGKILLs of the API in the api scenario', int(0, 1000), 1)
-    .option('--eager-kills <n>', 'SIGKILLs, each right after an eager start, of the API with API_EAGER_START in the eager scenario', int(0, 1000), 2)
     .option('--nats-outage <seconds>', 'how long NATS stays down in the nats scenario', int(1, 3600), 30)
     .option('--pg-restarts <n>', 'crash restarts of PostgreSQL in the postgres scenario', int(0, 1000), 1)
     .option('--temporal-kills <n>', 'SIGKILLs (and restarts on its file) of the Temporal dev server in the temporal scenario', int(0, 100), 1)
@@ -363,36 +357,6 @@ async function main(): Promise<number> {
     return { a, b, workers, problems };
   }
 
-  /**
-   * The eager scenario's API: a second API process with API_EAGER_START on a port of its own, under
-   * a supervisor of its own (restarted after each kill as the run command would).
-   */
-  async function startEagerApi(): Promise<{ url: string; supervisor: Supervisor }> {
-    const port = await freePort();
-    const logDir = path.join(work, 'eager-api-logs');
-    const sup = new Supervisor({
-      children: serviceChildren({ workers: 0, apiReplicas: 1, env: { ...env, PORT: String(port), API_EAGER_START: 'true' }, logDir, root: DIST }),
-      runDir: logDir,
-      backoff,
-      stopGraceMs: 15_000,
-      log: (line) => fs.appendFileSync(path.join(logDir, 'supervisor.log'), `${line}\n`),
-    });
-    fs.mkdirSync(logDir, { recursive: true });
-    sup.start();
-    extraSupervisors.push(sup);
-    const url = `http://127.0.0.1:${port}`;
-    await untilOk(`${url}/readyz`, 120_000);
-    return { url, supervisor: sup };
-  }
-  /** The eager scenario's API's count of eager starts by outcome (its /metrics), or null when it does not answer. */
-  async function eagerStarts(url: string): Promise<{ eager: number; fallback: number } | null> {
-    try {
-      return eagerStartsIn(await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(2000) })).text());
-    } catch {
-      return null;
-    }
-  }
-
   const results: ScenarioResult[] = [];
   try {
     for (const scenario of o.scenarios) {
@@ -412,13 +376,8 @@ async function main(): Promise<number> {
 
       // deploy: build B's workers start beside A's (they take nothing yet) before the book begins.
       const deploy = scenario === 'deploy' ? await startBuildB() : null;
-      // eager: the book goes through the API that starts imports eagerly.
-      const eagerApi = scenario === 'eager' ? await startEagerApi() : null;
-      const bookApiUrl = eagerApi?.url ?? apiUrl;
-      /** eager: starts counted by the killed processes up to each kill, and the live one's at the end. */
-      const eagerCounted = { eager: 0, fallback: 0 };
 
-      const migrateArgs = ['migrate', '--input', input, '--api-url', bookApiUrl, '--api-key', apiKey, '--concurrency', '8', '--poll-interval', '250', '--timeout', String(o.timeout), '--progress', 'plain'];
+      const migrateArgs = ['migrate', '--input', input, '--api-url', apiUrl, '--api-key', apiKey, '--concurrency', '8', '--poll-interval', '250', '--timeout', String(o.timeout), '--progress', 'plain'];
       // staged: the whole book is staged first (the platform's v1 create-or-update), then processed
       // (v1 process) while the API and the workers are killed: process must start each import
       // exactly once, whatever dies between its commit and its workflow start.
@@ -439,7 +398,7 @@ async function main(): Promise<number> {
       ).finally(() => (migrating = false));
 
       const faults: Fault[] = [];
-      const planned = { worker: o.workerKills, api: o.apiKills, eager: o.eagerKills, nats: 1, postgres: o.pgRestarts, deploy: 1, temporal: o.temporalKills, staged: o.stagedKills }[scenario];
+      const planned = { worker: o.workerKills, api: o.apiKills, nats: 1, postgres: o.pgRestarts, deploy: 1, temporal: o.temporalKills, staged: o.stagedKills }[scenario];
       /** temporal: the executions that existed at each kill (workflow id → run id), found again afterwards? */
       const beforeKill = new Map<string, string>();
       const temporalNotes: string[] = [];
@@ -468,30 +427,6 @@ async function main(): Promise<number> {
               await supervisor.waitForStart(name, { notPid: pid, timeoutMs: 120_000 });
               if (killApi) return untilOk(`${apiUrl}/readyz`, 120_000).then(() => Date.now() - since);
               return progressAfter(prefix, since, before, () => !migrating);
-            });
-          } else if (scenario === 'eager') {
-            const { url, supervisor: sup } = eagerApi!;
-            const pid = sup.pid('api-1') ?? (await sup.waitForStart('api-1', { timeoutMs: 60_000 }));
-            await untilOk(`${url}/readyz`, 120_000);
-            // Right after an eager start: the kill follows the first reading of the API's count
-            // that is higher than the one before it (a few ms after the start returned).
-            const base = await eagerStarts(url);
-            let last = base;
-            const watchUntil = Date.now() + 20_000;
-            while (migrating && Date.now() < watchUntil && base && last && last.eager <= base.eager) {
-              await sleep(5);
-              last = (await eagerStarts(url)) ?? last;
-            }
-            if (!migrating) break;
-            if (last) {
-              eagerCounted.eager += last.eager;
-              eagerCounted.fallback += last.fallback;
-            }
-            await inject(`SIGKILL of the eager-start API right after an eager start (${last?.eager ?? '?'} eager so far in that process)`, async () => {
-              const since = Date.now();
-              process.kill(pid, 'SIGKILL');
-              await sup.waitForStart('api-1', { notPid: pid, timeoutMs: 120_000 });
-              return untilOk(`${url}/readyz`, 120_000).then(() => Date.now() - since);
             });
           } else if (scenario === 'nats') {
             await inject(`NATS killed, down ${o.natsOutage} s`, async () => {
@@ -662,24 +597,6 @@ async function main(): Promise<number> {
         }
         notes.push(...temporalNotes, `temporal: ${found} of the ${beforeKill.size} executions on the server at the kill found again after the restart, same run`);
         notes.forEach((n) => say(n));
-      }
-      if (eagerApi) {
-        const live = await eagerStarts(eagerApi.url);
-        eagerCounted.eager += live?.eager ?? 0;
-        eagerCounted.fallback += live?.fallback ?? 0;
-        // The imports whose workflow task a killed API held: a WorkflowTaskTimedOut in their history,
-        // then completed (checkBook above: PROCESSED, events, Temporal closed) on another worker.
-        let timedOut = 0;
-        const rows = await db('import_processes').where({ import_supplier: SUPPLIER }).whereIn('external_account_number', exts).select<{ workflow_id: string }[]>('workflow_id');
-        for (const r of rows) {
-          const h = await temporal.workflow.getHandle(r.workflow_id).fetchHistory().catch(() => null);
-          if (h?.events?.some((e) => e.workflowTaskTimedOutEventAttributes)) timedOut++;
-        }
-        if (eagerCounted.eager === 0) check.problems.push('eager: no start went eager (data_import_eager_starts_total): the scenario did not test eager start');
-        if (faults.length > 0 && timedOut === 0) check.problems.push('eager: no import had a workflow task time out: no kill caught an eagerly started import in its task');
-        notes.push(`eager: ${eagerCounted.eager} starts eager and ${eagerCounted.fallback} fell back to the task queue (counted by the eager API, up to each kill); ${timedOut} import(s) had their workflow task time out when the API holding it was SIGKILLed, and finished on the worker processes`);
-        notes.forEach((n) => say(n));
-        await eagerApi.supervisor.stop();
       }
       if (deploy) {
         check.problems.push(...deploy.problems);

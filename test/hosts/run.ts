@@ -80,7 +80,7 @@ const PREFIX: Record<Scenario, string> = {
 };
 const SUPPLIER = 'DEMO_ENERGY';
 const STREAM = 'EVENTS';
-/** The relay's advisory lock key (events/relay.ts LEADER_LOCK_KEY). */
+/** The relay's advisory lock key (events/lease.ts LEADER_LOCK_KEY). */
 const LEADER_LOCK_KEY = 0x0da7a1;
 const BOUND_EVENTS_MS = 30_000;
 const BOUND_IMPORTS_MS = 60_000;

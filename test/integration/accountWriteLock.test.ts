@@ -4,12 +4,12 @@
  * trigger (migration 0014), not from a statement of its own.
  */
 import pg from 'pg';
-import type { ImportRef } from '../../imports/activities';
+import type { ImportRef } from '../../activities/imports';
 import { getProcessById, lockProcessForWrite } from '../../imports/store';
 import { insertAccount, newAccountNumber } from '../../db/stores/accountStore';
 import { enqueueEvents } from '../../events/outbox';
 import { postImportCompletedEvent } from '../../imports/events';
-import { createEmailActivities } from '../../imports/activities/customerEmails';
+import { createEmailActivities } from '../../activities/emails/customerEmails';
 import { createDb } from '../../db/knex';
 import type { TestDatabase } from '../support/db';
 import { StepActivities, StepsDatabase, stepActivities, stepsDatabase, storeRun } from '../support/importRuns';

@@ -63,7 +63,7 @@ describe('the PostgreSQL watchdog', () => {
     expect(dog.seemsReachable()).toBe(true);
     proxy.silence();
     // Two probe intervals and a second after the last good probe (the e-mail delivery stops
-    // heartbeating then: imports/activities/customerEmails.ts), while the worker stays.
+    // heartbeating then: activities/emails/customerEmails.ts), while the worker stays.
     await eventually(async () => !dog.seemsReachable(), 30_000, 50);
     expect(fired).toEqual([]);
     proxy.heal();

@@ -3,7 +3,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { eventually, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { importWorkflowId } from '../../imports/workflowId';
-import type { ImportRef } from '../../imports/activities';
+import type { ImportRef } from '../../activities/imports';
 
 /** A gate an activity waits at until the test opens it. */
 function gate() {

@@ -3,8 +3,8 @@
  * before its workflow task completed would run it (local activities leave no record then). Each
  * must continue from what it finds; only another run number is stale (issue "Nothing gets stuck").
  */
-import type { ImportRef } from '../../imports/activities';
-import { createEmailActivities } from '../../imports/activities/customerEmails';
+import type { ImportRef } from '../../activities/imports';
+import { createEmailActivities } from '../../activities/emails/customerEmails';
 import { countByStatus, getProcessById } from '../../imports/store';
 import type { TestDatabase } from '../support/db';
 import { StepActivities, StepsDatabase, stepActivities, stepsDatabase, storeRun } from '../support/importRuns';

@@ -3,7 +3,7 @@
  * (lib/payloadBudget.ts): the run's size recorded with the payload, the lock that reads small
  * payloads in the same statement, and the begin and create steps waiting for room.
  */
-import { createActivities, ImportRef } from '../../imports/activities';
+import { createActivities, ImportRef } from '../../activities/imports';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../suppliers/databaseValidator';
 import { getProcessById, lockProcessForWrite } from '../../imports/store';

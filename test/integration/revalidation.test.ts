@@ -6,7 +6,7 @@
  * accounts (reference ownership) runs again under the import row's lock whatever the fingerprint.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { createActivities, ImportRef } from '../../imports/activities';
+import { createActivities, ImportRef } from '../../activities/imports';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator, SUPPLIER_CACHE_MS } from '../../suppliers/databaseValidator';
 import { upsertReferenceData } from '../../account/referenceDataStore';

@@ -2,8 +2,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, Runtime, DefaultLogger } from '@temporalio/worker';
 import { ApplicationFailure } from '@temporalio/common';
 import { accountImport, AccountImportInput, INFRASTRUCTURE_ERROR_CODE } from '../../workflows/accountImport';
-import type { ImportActivities, ImportRef } from '../../imports/activities';
-import type { EmailActivities } from '../../imports/activities/customerEmails';
+import type { ImportActivities, ImportRef } from '../../activities/imports';
+import type { EmailActivities } from '../../activities/emails/customerEmails';
 
 /**
  * The workflow's own logic (timers, retry bounds, failure mapping) on the time-skipping test

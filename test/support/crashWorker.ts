@@ -9,7 +9,7 @@ import { createDb } from '../../db/knex';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../suppliers/databaseValidator';
 import { createWorker, createWorkerActivities, WorkerActivities } from '../../worker/createWorker';
-import type { ImportRef } from '../../imports/activities';
+import type { ImportRef } from '../../activities/imports';
 import { createMailer } from '../../emails/mailer';
 import { loadConfig } from '../../lib/config';
 import { Client, Connection } from '@temporalio/client';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
-import { createActivities, type ActivityDeps, type ImportRef } from '../../imports/activities';
+import { createActivities, type ActivityDeps, type ImportRef } from '../../activities/imports';
 import { databaseValidator } from '../../suppliers/databaseValidator';
 import { silentLog } from './stack';
 import { upsertRun } from '../../imports/store';

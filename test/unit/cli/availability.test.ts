@@ -1,5 +1,5 @@
-import { ApiUnavailableError, Availability, OUTAGE_AFTER_5XX } from '../../../cli/migrate/availability';
-import { outageText } from '../../../cli/migrate/progress';
+import { ApiUnavailableError, Availability, OUTAGE_AFTER_5XX } from '../../../cli/shared/availability';
+import { outageText } from '../../../cli/shared/progress';
 
 /** The outage gate of `data-import migrate`, with a scripted readiness probe. */
 

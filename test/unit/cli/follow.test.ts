@@ -1,5 +1,5 @@
 import { Follower, MAX_NOT_FOUND, type FollowItem, type StatusApi } from '../../../cli/migrate/follow';
-import { TransportError, type ApiResponse } from '../../../cli/migrate/api';
+import { TransportError, type ApiResponse } from '../../../cli/shared/api';
 
 /**
  * The Follower's batching against a small fake of the API client: due accounts are polled by

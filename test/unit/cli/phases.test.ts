@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { Phases, phaseText, timingsText } from '../../../cli/migrate/phases';
-import { reportPrefixOf } from '../../../cli/migrate/report';
+import { Phases, phaseText, timingsText } from '../../../cli/shared/phases';
+import { reportPrefixOf } from '../../../cli/shared/report';
 
 describe('phases of a long command (issue 40)', () => {
   it('gives each phase its own count, rate and ETA, and says how long each took', () => {
@@ -48,7 +48,7 @@ describe('the report prefix', () => {
 describe('the API client and the run\'s signal', () => {
   it('lifts the listener cap of the signal every request in flight listens to (no MaxListenersExceededWarning)', () => {
     // In a node of its own: jest's AbortSignal is not Node's, and never warns.
-    const api = path.join(__dirname, '../../../cli/migrate/api.ts');
+    const api = path.join(__dirname, '../../../cli/shared/api.ts');
     const code = `
       const { ApiClient } = require(${JSON.stringify(api)});
       const stop = new AbortController();
@@ -64,7 +64,7 @@ describe('the API client and the run\'s signal', () => {
 
 describe('plain progress by phase', () => {
   it('says when each phase ends, with its count and time, and names the running ones with their own ETA', async () => {
-    const { startProgress } = await import('../../../cli/migrate/progress');
+    const { startProgress } = await import('../../../cli/shared/progress');
     const phases = new Phases();
     const digests = phases.start('digests', 'accounts', 10);
     const lines: string[] = [];

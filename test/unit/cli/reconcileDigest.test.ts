@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { accountDigest } from '../../../account/canonical';
-import { readInput, readText } from '../../../cli/migrate/input';
+import { readInput, readText } from '../../../cli/shared/input';
 import { accountTotals } from '../../../cli/reconcile';
 import { digestedRecords, type DigestedRecord } from '../../../cli/reconcile/digest';
 import { KeySet } from '../../../cli/reconcile/keySet';
@@ -25,7 +25,7 @@ async function all(input: string, threads: number): Promise<DigestedRecord[]> {
   return out;
 }
 
-/** The reconciliation's reading of the book (cli/reconcile/digest.ts, cli/migrate/input.ts). */
+/** The reconciliation's reading of the book (cli/reconcile/digest.ts, cli/shared/input.ts). */
 describe('reconcile: the book read, parsed and hashed', () => {
   let dir: string;
   beforeAll(() => {

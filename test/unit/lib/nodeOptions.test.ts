@@ -12,10 +12,6 @@ describe('how the run command starts the service processes', () => {
     expect(apiNodeOptions({})).toEqual(['--max-old-space-size=160', '--max-semi-space-size=8']);
     expect(apiNodeOptions({ API_NODE_OPTIONS: '' })).toEqual([]);
     expect(apiNodeOptions({ API_NODE_OPTIONS: '--max-old-space-size=512' })).toEqual(['--max-old-space-size=512']);
-    // An API hosting a worker (API_EAGER_START) gets room for both, unless API_NODE_OPTIONS says otherwise.
-    expect(apiNodeOptions({ API_EAGER_START: 'true' })).toEqual(['--max-old-space-size=352', '--max-semi-space-size=8']);
-    expect(apiNodeOptions({ API_EAGER_START: 'false' })).toEqual(['--max-old-space-size=160', '--max-semi-space-size=8']);
-    expect(apiNodeOptions({ API_EAGER_START: 'true', API_NODE_OPTIONS: '--max-old-space-size=512' })).toEqual(['--max-old-space-size=512']);
   });
 
   it('limits malloc arenas unless MALLOC_ARENA_MAX is set', () => {

@@ -66,15 +66,15 @@ describe('folder loop check (npm run lint)', () => {
     expect(ab.loop[1].example).toBe(`${path.join('b', 'two.ts')} -> ${path.join('a', 'one')}`);
   });
 
-  it("does not count a workflow's type-only imports of a feature, which the feature's start by function reference answers", () => {
+  it("does not count a workflow's type-only imports of its activities, which the feature's start by function reference answers", () => {
     const root = tree({
-      'imports/start.ts': "import { flow } from '../workflows/flow';\nexport const s = flow;",
-      'imports/activities.ts': 'export const createActivities = () => ({});',
-      'workflows/flow.ts': "import type { createActivities } from '../imports/activities';\nexport type A = typeof createActivities; export const flow = 1;",
+      'imports/start.ts': "import { flow } from '../workflows/flow';\nexport const s = flow;\nexport const store = 1;",
+      'activities/imports/index.ts': "import { store } from '../../imports/start';\nexport const createActivities = () => ({ store });",
+      'workflows/flow.ts': "import type { createActivities } from '../activities/imports';\nexport type A = typeof createActivities; export const flow = 1;",
     });
     expect(folderLoops(folderEdges(root))).toEqual([]);
-    fs.writeFileSync(path.join(root, 'workflows/flow.ts'), "import { createActivities } from '../imports/activities';\nexport const flow = createActivities;");
-    expect(folderLoops(folderEdges(root)).map((l) => l.folders.sort())).toEqual([['imports', 'workflows']]);
+    fs.writeFileSync(path.join(root, 'workflows/flow.ts'), "import { createActivities } from '../activities/imports';\nexport const flow = createActivities;");
+    expect(folderLoops(folderEdges(root)).map((l) => l.folders.sort())).toEqual([['activities', 'imports', 'workflows']]);
   });
 
   it('passes on this repository', () => {

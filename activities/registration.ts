@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { REGISTRATION_FAILURE } from '../lib/failureCodes';
 import { EventSchemaError } from '../events/outbox';
-import { markForRegistration } from './markForRegistration';
-import type { RegistrationOutcome, RegistrationRequest } from './types';
+import { markForRegistration } from '../registration/markForRegistration';
+import type { RegistrationOutcome, RegistrationRequest } from '../registration/types';
 
 export interface RegistrationActivityDeps {
   db: Knex;

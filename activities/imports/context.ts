@@ -5,8 +5,8 @@ import type { Metrics } from '../../lib/metrics';
 import type { AccountValidator } from '../../account/validator';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { enqueueEvents, EventSchemaError, type NewEvent } from '../../events/outbox';
-import { getProcessById, type ImportProcess, type ImportStatus, transitionStatement, type Transition } from '../store';
-import type { EventScope } from '../events';
+import { getProcessById, type ImportProcess, type ImportStatus, transitionStatement, type Transition } from '../../imports/store';
+import type { EventScope } from '../../imports/events';
 import type { PayloadBudget } from '../../lib/payloadBudget';
 
 /** What the import's activities need; the worker wires it (docs/spec/STYLE.md #3). */

@@ -1,4 +1,4 @@
-import { getPayload } from '../store';
+import { getPayload } from '../../imports/store';
 import type { ImportRef, StepDeps } from './context';
 import { startRun, type StartOutcome } from './start';
 import { needsRevalidation, validatePayload } from './validate';

@@ -17,7 +17,7 @@ export interface ProgressSource {
   /** The API outage the run is waiting out, if any. */
   outage(): OutageView | null;
   /**
-   * The phases of the run, running or ended (cli/migrate/phases.ts): when given, the progress names
+   * The phases of the run, running or ended (cli/shared/phases.ts): when given, the progress names
    * each one running with its own count, rate and ETA instead of one count, rate and ETA for the
    * whole run, and (plain) says when each one ends, with its count and time.
    */

@@ -1,5 +1,5 @@
-import type { ImportStatus } from '../store';
-import { cancelledEvent, dryRunCompleteEvent, errorEvent } from '../events';
+import type { ImportStatus } from '../../imports/store';
+import { cancelledEvent, dryRunCompleteEvent, errorEvent } from '../../imports/events';
 import { type ImportRef, lockRun, logFor, move, scopeOf, type Settled, settled, type StepDeps } from './context';
 
 /** DRY_RUN_SUCCEEDED with its event, unless an earlier attempt of this run already ended it. */

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
-import { getPayload, type ImportProcess } from '../store';
+import { getPayload, type ImportProcess } from '../../imports/store';
 import type { ImportRef, StepDeps } from './context';
 
 /** How many issues the failure's message names (all of them: the validate operation). */

@@ -2,13 +2,13 @@ import { enqueueEvents } from '../../events/outbox';
 import { findAccountByExternal } from '../../db/stores/accountStore';
 import { getSupplier } from '../../suppliers/store';
 import { queueAddressOnly } from '../../emails/store';
-import { setStep } from '../store';
-import { postImportCompletedEvent, postImportErrorEvent } from '../events';
+import { setStep } from '../../imports/store';
+import { postImportCompletedEvent, postImportErrorEvent } from '../../imports/events';
 import { type ImportRef, lockRun, scopeOf, type StepDeps } from './context';
 
 /**
  * Supplier-configured follow-ups: customer emails queued when the supplier turns them on. The
- * workflow's path before e-mail delivery existed (imports/activities/customerEmails.ts took over); histories
+ * workflow's path before e-mail delivery existed (activities/emails/customerEmails.ts took over); histories
  * recorded then replay it.
  */
 export async function postImport(deps: StepDeps, ref: ImportRef): Promise<{ outcome: 'completed' | 'failed' }> {

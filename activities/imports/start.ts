@@ -1,4 +1,4 @@
-import { getProcessById, type ImportProcess, startPendingRun } from '../store';
+import { getProcessById, type ImportProcess, startPendingRun } from '../../imports/store';
 import { type ImportRef, logFor, move, type Settled, settled, type StepDeps } from './context';
 
 export type StartOutcome = { outcome: 'ok' | 'stale' | 'window_expired' } | Settled;

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { CONSTRAINT } from '../../db/pgErrors';
 import { findAccountByExternal } from '../../db/stores/accountStore';
-import { accountCreatedEvents } from '../events';
+import { accountCreatedEvents } from '../../imports/events';
 import { type ImportRef, logFor, move, scopeOf, type StepDeps } from './context';
 import { writeRunAccount } from './writeAccount';
 

@@ -6,7 +6,7 @@ import { isDataError, violatedConstraint } from '../../db/pgErrors';
 import { type CreatedAccount, insertAccount, newAccountNumber } from '../../db/stores/accountStore';
 import { takenReferences } from '../../account/validator';
 import type { ReferencePair } from '../../account/referenceDataStore';
-import { lockProcessForWrite, type ImportProcess } from '../store';
+import { lockProcessForWrite, type ImportProcess } from '../../imports/store';
 import { type ImportRef, staleRun, type StepDeps } from './context';
 import { validationFailure } from './validate';
 

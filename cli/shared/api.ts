@@ -19,6 +19,9 @@ import { Availability } from './availability';
  * - 401 authentication_failed renews the token once and retries.
  */
 
+/** Where the API is unless told (--api-url). */
+export const DEFAULT_API_URL = 'http://127.0.0.1:8000';
+
 export interface ApiResponse {
   status: number;
   body: unknown;
