@@ -123,10 +123,18 @@ export const LIMITS = {
   documentPaths: 100,
 } as const;
 
+/**
+ * A Priority Services Register record. The platform's `effective_to` (a date or date-time, like
+ * `effective_from`; not before it: psr_end_before_start), `description` and `additional_information`
+ * (free text; held to 10,000 characters, the platform sets no bound).
+ */
 export const PsrSchema = obj('Psr', {
   elec_industry_code: Opt(Code(8)),
   gas_industry_code: Opt(Code(8)),
   effective_from: DayOrInstant(),
+  effective_to: Opt(DayOrInstant()),
+  description: Opt(Text(10_000)),
+  additional_information: Opt(Text(10_000)),
 });
 
 export const CustomerPreferencesSchema = obj('CustomerPreferences', {
@@ -136,6 +144,9 @@ export const CustomerPreferencesSchema = obj('CustomerPreferences', {
   opted_into_third_parties: Opt(Type.Boolean()),
   opted_into_offers: Opt(Type.Boolean()),
   is_user_psr_consent_obtained: Opt(Type.Boolean()),
+  // The platform's partner_password: the password agreed with a PSR customer, which anyone calling
+  // or visiting on the supplier's behalf gives. A secret: never in events or logs (docs/api.md).
+  partner_password: Opt(Code(10)),
 });
 
 /** The person fields a customer and a property administrator share. */
@@ -150,10 +161,21 @@ const personFields = () => ({
   salutation: Opt(Text()),
 });
 
+/** The platform's roles of a person on an account (power of attorney, carer, levels of authority…). */
+export const CUSTOMER_ROLES = platform([], 'customers.*.role');
+/** The platform's `deceased` values (its '' too: not reported). */
+export const DECEASED_VALUES = platform([], 'customers.*.deceased');
+
 export const CustomerSchema = obj('Customer', {
   ...personFields(),
   psr: Opt(arr(PsrSchema, LIMITS.psr)),
   customer_preferences: Opt(CustomerPreferencesSchema),
+  // Vulnerability and authority (issue 35, area 2): the platform's fields, as it documents them.
+  unable_to_read_meters: Opt(Type.Boolean()),
+  deceased: Opt(Enum(DECEASED_VALUES)),
+  role: Opt(Enum(CUSTOMER_ROLES)),
+  account_roles: Opt(arr(Enum(CUSTOMER_ROLES), CUSTOMER_ROLES.length)),
+  portfolio_roles: Opt(arr(Enum(CUSTOMER_ROLES), CUSTOMER_ROLES.length)),
 });
 
 export const PropertyAdministratorSchema = obj('PropertyAdministrator', personFields());

@@ -123,6 +123,10 @@ describe('account store', () => {
       { given_name: '', family_name: 'Lettings Ltd' },
     ];
     address.meter_points[0]!.agreements![0]!.effective_to = '2026-12-31';
+    // Area 2 of issue 35: PSR and vulnerability.
+    Object.assign(account.customers[0]!.psr![0]!, { effective_to: '2027-01-01T00:00:00Z', description: 'Dialysis', additional_information: '' });
+    account.customers[0]!.customer_preferences!.partner_password = 'Bluebell7';
+    Object.assign(account.customers[1]!, { unable_to_read_meters: false, deceased: 'Confirmed', role: 'EXECUTOR', account_roles: ['EXECUTOR'], portfolio_roles: ['EXECUTOR'] });
     address.meter_points[1]!.meters[0]!.prepay_details = {
       debt_balance: '012.50',
       credit_balance: '3.20',
