@@ -4,7 +4,7 @@ import { errorHandler } from '../http/middleware/errors';
 import { observe, securityHeaders } from '../http/middleware/observe';
 import { requestTimeout } from '../http/middleware/timeout';
 import { allowedMethods } from '../http/middleware/allowedMethods';
-import { apiRouters } from './extras';
+import { apiRouter } from './router';
 
 /**
  * Builds the Koa application (docs/spec/STYLE.md #10: tests drive `app.callback()` without a port).
@@ -20,9 +20,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders());
   app.use(requestTimeout(deps.config.http.requestTimeoutMs));
 
-  for (const r of apiRouters(deps)) {
-    app.use(r.routes());
-    app.use(allowedMethods(r));
-  }
+  const r = apiRouter(deps);
+  app.use(r.routes());
+  app.use(allowedMethods(r));
   return app;
 }

@@ -7,6 +7,8 @@ import type { ReferenceDataCache } from '../account/referenceDataCache';
 import type { DocumentStore } from '../account/documents';
 import type { AuthStore } from '../auth/store';
 import type { RouteDeps } from '../http/deps';
+import type { TokenService } from '../auth/tokens';
+import type { TokenBucketLimiter } from '../http/middleware/rateLimit';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -25,5 +27,13 @@ export interface AppDeps {
   authStore: AuthStore;
 }
 
-/** A data-import router's dependencies: the app's, and the authentication every operation runs first (http/deps.ts). */
-export interface RouterDeps extends AppDeps, RouteDeps {}
+/**
+ * What every operation's handler is built from (api/router.ts): the app's dependencies, the
+ * authentication every data-import operation runs first and the body budget (http/deps.ts), the
+ * token service and its rate limit (the token endpoint), and the OpenAPI document (its endpoint).
+ */
+export interface RouterDeps extends AppDeps, RouteDeps {
+  tokens: TokenService;
+  tokenLimiter: TokenBucketLimiter;
+  openApiDocument: () => unknown;
+}

@@ -2,8 +2,8 @@ import type { Middleware } from 'koa';
 import type { PayloadBudget } from '../lib/payloadBudget';
 
 /**
- * What the wiring (api/extras.ts) hands every data-import router besides the dependencies of its
- * feature: a feature's router names the fields it needs of both, so it imports nothing of `api/`.
+ * What the wiring (api/router.ts) hands every operation besides the dependencies of its feature:
+ * an operation's handler names the fields it needs (http/operation.ts), so it imports nothing of `api/`.
  */
 export interface RouteDeps {
   /** Authentication, then the organisation's rate limit (built once by the wiring). */

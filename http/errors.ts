@@ -1,5 +1,8 @@
+import { AlreadyImportedError, type DomainError } from '../lib/errors';
+
 /**
- * Every error the API answers is an HttpError, rendered by one middleware (http/middleware/errors.ts).
+ * Every error the API answers is an HttpError, or a feature's DomainError (lib/errors.ts) made one
+ * by httpErrorOf, rendered by one middleware (http/middleware/errors.ts).
  * `code` values are a contract with integrators: stable, listed here, documented in the OpenAPI
  * document; `detail` wording is free.
  */
@@ -29,6 +32,14 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+export interface HttpErrorOptions {
+  /** A body of another shape than `{detail, code, ...extra}` (the registration 404 is an array). */
+  body?: unknown;
+  /** The feature's refusal this error answers (lib/errors.ts), for the error shapes that need more of it. */
+  domainError?: DomainError;
+}
+
+/** The one error class of the HTTP layer: a code of ERROR_CODES (which gives the status), a detail, and what the body adds. */
 export class HttpError extends Error {
   readonly status: number;
   constructor(
@@ -36,80 +47,36 @@ export class HttpError extends Error {
     readonly detail: string,
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    private readonly options: HttpErrorOptions = {},
   ) {
     super(detail);
     this.status = ERROR_CODES[code];
   }
 
-  /** The response body; a subclass with a body of another shape overrides it. */
+  get domainError(): DomainError | undefined {
+    return this.options.domainError;
+  }
+
+  /** The response body in the service's own shape (http/middleware/errorShape.ts gives the platform's). */
   body(): unknown {
-    return { detail: this.detail, code: this.code, ...this.extra };
+    return 'body' in this.options ? this.options.body : { detail: this.detail, code: this.code, ...this.extra };
   }
 }
 
 export const notFound = (detail = 'Not found.') => new HttpError('not_found', detail);
 
-/** 400 of the validate operation: every issue of the payload. */
-export class AccountValidationError extends HttpError {
-  constructor(readonly errors: { detail: string; code: string; attr: string }[]) {
-    super('account_failed_validation', 'The account payload failed validation.', { errors });
-  }
-}
-
-/** Import-process errors carry `domain` (spec: "code, detail and domain"). */
-export class ImportProcessError extends HttpError {
-  constructor(code: ErrorCode, detail: string, headers: Record<string, string> = {}) {
-    super(code, detail, { domain: 'import_process' }, headers);
-  }
-  override body() {
-    return { code: this.code, detail: this.detail, domain: 'import_process' };
-  }
-}
-
 /**
- * The spec's own shape for a second create of an imported account. The external account number
- * is for the platform's v1 shape of the same refusal (http/middleware/errorShape.ts v1AccountErrorBody).
+ * A feature's refusal as the API answers it: the status of its code, and the spec's bodies —
+ * `{detail, code, errors}` with the issues, `{code, detail, domain}` for an import-process error,
+ * `{non_field_errors: {detail, code}, account_id}` for an account already imported.
  */
-export class AlreadyImportedError extends HttpError {
-  constructor(
-    readonly accountId: string,
-    readonly externalAccountNumber = '',
-  ) {
-    super('account_import_process_already_imported', 'This account has already been imported.');
+export function httpErrorOf(e: DomainError): HttpError {
+  const options: HttpErrorOptions = { domainError: e };
+  if (e instanceof AlreadyImportedError) {
+    options.body = { non_field_errors: { detail: e.detail, code: e.code }, account_id: e.accountId };
+  } else if (e.options.domain) {
+    options.body = { code: e.code, detail: e.detail, domain: e.options.domain };
+    return new HttpError(e.code, e.detail, { domain: e.options.domain }, {}, options);
   }
-  override body() {
-    return {
-      non_field_errors: { detail: this.detail, code: this.code },
-      account_id: this.accountId,
-    };
-  }
-}
-
-/** A body of any shape with a given status (the registration 404 is an array). */
-export class RawBodyError extends HttpError {
-  constructor(
-    code: ErrorCode,
-    private readonly raw: unknown,
-  ) {
-    super(code, 'see body');
-  }
-  override body() {
-    return this.raw;
-  }
-}
-
-/**
- * An error answered in the body shape of the operation it happened in (http/middleware/errorShape.ts):
- * the status, code, detail and headers of the original, another body.
- */
-export class ShapedError extends HttpError {
-  constructor(
-    readonly original: HttpError,
-    private readonly shaped: unknown,
-  ) {
-    super(original.code, original.detail, original.extra, original.headers);
-  }
-  override body() {
-    return this.shaped;
-  }
+  return new HttpError(e.code, e.detail, e.options.issues ? { errors: e.options.issues } : {}, {}, options);
 }

@@ -6,7 +6,7 @@ import { importWorkflowId } from './workflowId';
 import { startImportWorkflow } from './startWorkflow';
 import { isUniqueViolation } from '../db/pgErrors';
 import { findProcess, ImportProcess, insertFirstRun, isActive, type NewRun, setWorkflowRunId, upsertRun } from './store';
-import { AlreadyImportedError, AccountValidationError, ImportProcessError } from '../http/errors';
+import { AlreadyImportedError, DomainError } from '../lib/errors';
 
 export interface ImportServiceDeps {
   db: Knex;
@@ -26,7 +26,7 @@ export function importServiceDeps(
 /** validate: every issue of the payload, or its warnings. */
 export async function validateAccount(validator: AccountValidator, body: unknown): Promise<{ warnings: Issue[] }> {
   const outcome = await validator.validate(body, { mode: 'validate' });
-  if (!outcome.ok) throw new AccountValidationError(outcome.errors);
+  if (!outcome.ok) throw accountFailedValidation(outcome.errors);
   return { warnings: outcome.warnings };
 }
 
@@ -43,14 +43,12 @@ export async function createImport(deps: ImportServiceDeps, validator: AccountVa
   const outcome = await validator.validate(body, { mode: 'create' });
   if (!outcome.ok) {
     if (outcome.errors.some((e) => e.code === 'import_supplier_migration_not_ongoing')) {
-      throw new ImportProcessError(
-        'import_supplier_migration_not_ongoing',
-        'The import supplier is not accepting migrations (its status is Paused or Complete).',
-      );
+      throw new DomainError('import_supplier_migration_not_ongoing', 'The import supplier is not accepting migrations (its status is Paused or Complete).', IMPORT_PROCESS);
     }
-    throw new ImportProcessError(
+    throw new DomainError(
       'import_process_failed_validation',
       'The account failed validation. Send it to POST /v2/data-import/accounts/validate/ for the full list of errors.',
+      IMPORT_PROCESS,
     );
   }
   const run = newRun(outcome);
@@ -95,9 +93,10 @@ export function newRun(outcome: Extract<ValidationOutcome, { ok: true }>): NewRu
 export function refuseBusy(existing: ImportProcess | null): void {
   refuseImported(existing);
   if (existing && isActive(existing.status)) {
-    throw new ImportProcessError(
+    throw new DomainError(
       'import_process_in_progress',
       `An import of this account is already ${existing.status}; wait for it to finish (GET the import status) before sending it again.`,
+      IMPORT_PROCESS,
     );
   }
 }
@@ -139,3 +138,9 @@ export async function startRun(deps: ImportServiceDeps, process: ImportProcess):
     deps.log.warn({ err: String(err), workflowId: process.workflowId }, 'workflow start failed; the sweeper will retry');
   }
 }
+
+/** The spec's import-process errors carry their domain (`code, detail and domain`). */
+export const IMPORT_PROCESS = { domain: 'import_process' } as const;
+
+/** account_failed_validation with every issue of the account. */
+export const accountFailedValidation = (issues: Issue[]) => new DomainError('account_failed_validation', 'The account payload failed validation.', { issues });

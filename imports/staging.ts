@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { AccountValidator, Issue } from '../account/validator';
 import type { Account } from '../account/schema';
-import { AccountValidationError, HttpError, ImportProcessError } from '../http/errors';
+import { DomainError } from '../lib/errors';
 import { findProcess, findProcessWithPayload, type ImportProcess, insertFirstRun, insertRow, restage, upsertRun } from './store';
-import { type ImportServiceDeps, newRun, refuseBusy, refuseImported, startRun, storeUnderLock } from './service';
+import { accountFailedValidation, IMPORT_PROCESS, type ImportServiceDeps, newRun, refuseBusy, refuseImported, startRun, storeUnderLock } from './service';
 
 /**
  * The platform's staged imports (its v1 create-or-update and process, docs/api.md "Staged
@@ -18,13 +18,13 @@ import { type ImportServiceDeps, newRun, refuseBusy, refuseImported, startRun, s
  * validate-account, create-or-update, process): `code` with the issues; a supplier that is Paused
  * or Complete keeps its own code, as on v2 create.
  */
-function validationFailure(errors: Issue[], code: 'account_failed_validation' | 'import_process_failed_validation'): HttpError {
-  if (errors.some((e) => e.code === 'import_supplier_migration_not_ongoing')) {
-    return new HttpError('import_supplier_migration_not_ongoing', 'The import supplier is not accepting migrations (its status is Paused or Complete).', { errors });
+function validationFailure(issues: Issue[], code: 'account_failed_validation' | 'import_process_failed_validation'): DomainError {
+  if (issues.some((e) => e.code === 'import_supplier_migration_not_ongoing')) {
+    return new DomainError('import_supplier_migration_not_ongoing', 'The import supplier is not accepting migrations (its status is Paused or Complete).', { issues });
   }
   return code === 'account_failed_validation'
-    ? new AccountValidationError(errors)
-    : new HttpError(code, 'The staged account failed validation; nothing was started.', { errors });
+    ? accountFailedValidation(issues)
+    : new DomainError(code, 'The staged account failed validation; nothing was started.', { issues });
 }
 
 /**
@@ -81,7 +81,7 @@ export interface ProcessRequest {
 const MAX_PROCESS_ATTEMPTS = 3;
 
 export const importProcessDoesNotExist = () =>
-  new HttpError('import_process_does_not_exist', 'No staged account for this import supplier and external account number: stage it first (create-or-update).');
+  new DomainError('import_process_does_not_exist', 'No staged account for this import supplier and external account number: stage it first (create-or-update).');
 
 /**
  * v1 process: the account's stored data (staged, or kept by a run that ended without an account:
@@ -114,5 +114,5 @@ export async function processStaged(deps: ImportServiceDeps, validator: AccountV
       return { warnings: outcome.warnings, process };
     }
   }
-  throw new ImportProcessError('import_process_in_progress', 'The staged account kept changing while it was being processed; send process again once its updates are done.');
+  throw new DomainError('import_process_in_progress', 'The staged account kept changing while it was being processed; send process again once its updates are done.', IMPORT_PROCESS);
 }

@@ -374,7 +374,7 @@ export function loadConfig(env: Env = process.env) {
     },
     /**
      * GET /metrics on the API port: with a token, only a request bearing it (`Authorization: Bearer`);
-     * without one, only a client on loopback that no proxy forwarded (api/routes/health.ts).
+     * without one, only a client on loopback that no proxy forwarded (api/health.ts).
      */
     metrics: {
       token: optStr(env, 'METRICS_TOKEN'),

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { HttpError } from '../http/errors';
+import { QUERY_FAILED, ValidationError } from '../http/validation';
 
 /**
  * The platform's GET operations of one account take no query parameters: any one is answered 400
@@ -10,5 +10,5 @@ export function rejectQueryParameters(ctx: Context): void {
   const keys = Object.keys(ctx.query);
   if (keys.length === 0) return;
   const errors = keys.map((k) => ({ detail: `Unknown query parameter ${k}.`, code: 'unknown_field', attr: k }));
-  throw new HttpError('validation_error', 'The query parameters failed validation.', { errors });
+  throw new ValidationError(errors, QUERY_FAILED);
 }

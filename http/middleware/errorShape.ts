@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
-import { AlreadyImportedError, HttpError, ShapedError } from '../errors';
-import { answerFor } from './errors';
+import type { HttpError } from '../errors';
+import { AlreadyImportedError } from '../../lib/errors';
 
 /**
  * The error bodies of the operations this service shares with the platform, in the shapes the
@@ -55,23 +55,22 @@ export const nonFieldErrorsBody: ErrorBodyShape = (e) => {
  * with `code`; every other 400 as the top-ups' NonFieldErrors, which is a DRFError too.
  */
 export const v1AccountErrorBody: ErrorBodyShape = (e) =>
-  e instanceof AlreadyImportedError
-    ? { external_account_number: e.externalAccountNumber, kraken_account_number: e.accountId, non_field_errors: [e.detail], code: e.code }
+  e.domainError instanceof AlreadyImportedError
+    ? { external_account_number: e.domainError.externalAccountNumber, kraken_account_number: e.domainError.accountId, non_field_errors: [e.detail], code: e.code }
     : nonFieldErrorsBody(e);
 
 /**
- * Mounted first on the routes of a platform operation: an error thrown below it (authentication,
- * body parsing, the handler) is answered in `shape`, with its status, code and headers. Anything
- * that is not an error of the API (a bug) passes on to the error handler as it is.
+ * Mounted on the route of an operation whose errors have the platform's shape (before
+ * its body is read): an error thrown below it (body parsing, the handler) is answered in `shape`,
+ * with its status, code and headers, by the one error middleware (http/middleware/errors.ts). A
+ * bug (internal_error) keeps the service's bare 500.
  */
 export function errorShape(shape: ErrorBodyShape): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      const e = answerFor(err, ctx.method);
-      if (e.code === 'internal_error' || e instanceof ShapedError) throw err;
-      throw new ShapedError(e, shape(e, ctx));
-    }
+  return (ctx, next) => {
+    ctx.state.errorShape = shape;
+    return next();
   };
 }
+
+/** The error shape the operation of this request declared, if any. */
+export const shapeOf = (ctx: Context): ErrorBodyShape | undefined => ctx.state.errorShape as ErrorBodyShape | undefined;

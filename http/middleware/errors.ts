@@ -1,10 +1,13 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../lib/logger';
-import { HttpError } from '../errors';
+import { HttpError, httpErrorOf } from '../errors';
+import { DomainError } from '../../lib/errors';
 import { isUnstorableText } from '../../db/pgErrors';
+import { shapeOf } from './errorShape';
 
 /**
- * The answer an error thrown by a handler becomes: an HttpError as it is; a NUL byte (or another
+ * The answer an error thrown by a handler becomes: an HttpError as it is; a feature's refusal
+ * (DomainError, lib/errors.ts) with the status and body of its code; a NUL byte (or another
  * character PostgreSQL text cannot hold) in a value the request sent, reaching a query, is a value
  * that cannot exist in the database — looked up by a GET, the resource does not exist; sent in a
  * body, it is bad input; anything else is our bug, a bare 500. The one place that decides, so the
@@ -12,6 +15,7 @@ import { isUnstorableText } from '../../db/pgErrors';
  */
 export function answerFor(err: unknown, method: string): HttpError {
   if (err instanceof HttpError) return err;
+  if (err instanceof DomainError) return httpErrorOf(err);
   if (isUnstorableText(err)) {
     return method === 'GET' || method === 'HEAD'
       ? new HttpError('not_found', 'Not found.')
@@ -21,8 +25,11 @@ export function answerFor(err: unknown, method: string): HttpError {
 }
 
 /**
- * Registered first: whatever goes wrong below answers the documented error shape. Anything that
- * is not an HttpError is our bug: logged with its stack, answered as a bare 500 with no details.
+ * Registered first: the one middleware that turns whatever goes wrong below into its documented
+ * answer: the status of its code, and the body in the shape the operation declared
+ * (http/middleware/errorShape.ts), else the service's own `{detail, code, ...}`. Anything that is
+ * neither an HttpError nor a DomainError is our bug: logged with its stack, answered as a bare 500
+ * with no details.
  */
 export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -37,7 +44,8 @@ export function errorHandler(log: Logger): Middleware {
         (ctx.state.log as Logger | undefined ?? log).error({ err, requestId: ctx.state.requestId }, 'unhandled error');
       }
       ctx.status = e.status;
-      ctx.body = e.body();
+      const shape = e.code === 'internal_error' ? undefined : shapeOf(ctx);
+      ctx.body = shape ? shape(e, ctx) : e.body();
       for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);
     }
   };

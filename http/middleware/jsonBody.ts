@@ -12,14 +12,14 @@ import { requestSignal } from './timeout';
  * parse_error for malformed JSON. The parsed value is `ctx.request.body` (any JSON value: the
  * routes decide what shape they accept).
  *
- * With a `budget` (the API's, api/extras.ts), a body above its threshold (or of unknown length) is
+ * With a `budget` (the API's, api/router.ts), a body above its threshold (or of unknown length) is
  * read only when the budget has room for its Content-Length (else the limit), and holds it until
  * the request is answered: a parsed account takes several times its JSON, and the API runs with a
  * capped heap (lib/nodeOptions.ts), so many very large bodies at once wait instead of
  * exhausting it.
  *
  * The share is held by the caller's organisation (an organisation may hold half the budget, or one
- * body of any size: api/extras.ts) and released whatever ends the request: the body read ends when
+ * body of any size: api/router.ts) and released whatever ends the request: the body read ends when
  * the request times out or the client leaves (the request's signal, http/middleware/timeout.ts) —
  * a slow sender is cut off there, its connection closed — and a request still waiting for room
  * leaves the queue then.

@@ -7,7 +7,7 @@ import { canAccessSupplier } from '../../http/principal';
 import { importProcessDoesNotExist } from '../../imports/staging';
 import { findProcess } from '../../imports/store';
 import { getSupplier } from '../../suppliers/store';
-import { bodyChecker } from '../topUps/validate';
+import { bodyChecker } from '../../http/validation';
 import { type PaymentInstructionRequestBody, PaymentInstructionRequestSchema } from './schemas';
 import { lockAccountRow } from '../topUps/store';
 import { insertPaymentInstruction, paymentInstructionsOf } from './store';

@@ -1,7 +1,7 @@
 import { LocalDocumentStore, resolveDocumentPath, type DocumentStore } from '../../account/documents';
 import { IssueList } from '../../account/issues';
 import type { ImportSupplier } from '../../suppliers/store';
-import { TopUpValidationError } from './validate';
+import { ValidationError } from '../../http/validation';
 
 /**
  * Document paths of a top-up, checked as the import checks them (account/rules/misc.ts,
@@ -19,5 +19,5 @@ export async function checkDocumentPaths(supplier: ImportSupplier, store: Docume
       issues.add('path_does_not_exist_in_file_store', p.attr, 'No document at this path in the file store.');
     }
   }
-  if (issues.items.length > 0) throw new TopUpValidationError(issues.result());
+  if (issues.items.length > 0) throw new ValidationError(issues.result());
 }

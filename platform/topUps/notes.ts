@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { IssueList } from '../../account/issues';
 import type { TopUpAccount } from './account';
 import { NotesRequestSchema, type NotesRequest, type TopUpNote } from './schemas';
-import { bodyChecker, checkIds } from './validate';
+import { bodyChecker } from '../../http/validation';
+import { checkIds } from './validate';
 import { hasNoteLike, hasNoteWithExternalId, insertNote } from './store';
 
 export type NoteStatus = 'NOTE_CREATION_SUCCESS' | 'NOTE_ALREADY_EXISTS';

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema, type TProperties } from '@sinclair/typ
 
 /**
  * Request bodies of the post-import top-ups, from the platform's documents (Transactions,
- * AccountNote, HistoricalStatements). Plain JSON Schema data: compiled once (topUps/validate.ts)
+ * AccountNote, HistoricalStatements). Plain JSON Schema data: compiled once (http/validation.ts bodyChecker)
  * and placed in the OpenAPI document as they are. Decisions where the platform is silent:
  * - `external_account_number` is required (the deprecated `account_number` is not accepted);
  * - transaction `amount` is a positive number or decimal string (the type gives the direction);

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { IssueList } from '../../account/issues';
 import type { TopUpAccount } from './account';
 import { HistoricalStatementsRequestSchema, type HistoricalStatementsRequest, type TopUpStatement } from './schemas';
-import { bodyChecker, checkIds } from './validate';
+import { bodyChecker } from '../../http/validation';
+import { checkIds } from './validate';
 import { addedStatements, importedStatementIds, insertStatement } from './store';
 
 export type StatementStatus = 'STATEMENT_CREATION_SUCCESS' | 'STATEMENT_ALREADY_EXISTS' | 'STATEMENT_IMPORT_ERROR';

@@ -6,7 +6,8 @@ import { enqueueEvents, type NewEvent } from '../../events/outbox';
 import { accountOrderingKey } from '../../events/orderingKey';
 import type { TopUpAccount } from './account';
 import { TransactionsRequestSchema, type TopUpTransaction, type TopUpTransactionType, type TransactionsRequest } from './schemas';
-import { bodyChecker, checkIds } from './validate';
+import { bodyChecker } from '../../http/validation';
+import { checkIds } from './validate';
 import { existingTransactionIds, insertNote, insertTransaction, type LedgerRow, lockFirstLedger, moveLedgerBalance } from './store';
 
 export type TransactionStatus = 'TRANSACTION_ADDED_TO_ACCOUNT' | 'TRANSACTION_ALREADY_EXISTS' | 'TRANSACTION_IMPORT_ERROR';

@@ -4,6 +4,7 @@ import { startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { createOrganisation, grantSupplier, issueApiKey } from '../../auth/store';
 import type { Config } from '../../lib/config';
+import { buildOpenApiDocument } from '../../api/openapi';
 
 /**
  * "Bad input gets a clear error and loses nothing": every operation of the production wiring,
@@ -16,29 +17,27 @@ describe('bad input on every endpoint', () => {
   let token: string;
   const LIMIT = 64 * 1024;
 
-  // `invalid`: the code a well-formed JSON object of the wrong shape answers (default: the account codes).
-  const REST: { method: 'post' | 'get'; path: string; json: boolean; invalid?: string }[] = [
-    { method: 'post', path: '/v2/data-import/accounts/validate/', json: true },
-    { method: 'post', path: '/v2/data-import/accounts/', json: true },
-    { method: 'get', path: '/v2/data-import/accounts/DEMO_ENERGY/X-1/', json: false },
-    { method: 'post', path: '/v2/data-import/accounts/statuses/', json: true, invalid: 'validation_error' },
-    { method: 'get', path: '/v2/data-import/accounts/DEMO_ENERGY/X-1/account/', json: false },
-    { method: 'post', path: '/v2/data-import/accounts/digests/', json: true, invalid: 'validation_error' },
-    { method: 'post', path: '/v2/data-import/accounts/totals/', json: true, invalid: 'validation_error' },
-    { method: 'post', path: '/v1/data-import/send-registration-flows/DEMO_ENERGY/X-1/', json: false },
-    { method: 'get', path: '/v1/data-import/all-account-import-processes/DEMO_ENERGY/', json: false },
-    { method: 'get', path: '/v1/data-import/pending-account-import-processes/DEMO_ENERGY/', json: false },
-    { method: 'get', path: '/v1/data-import/imported-account-import-processes/DEMO_ENERGY/', json: false },
-    { method: 'get', path: '/v1/data-import/meterpoint-statuses-for-account/DEMO_ENERGY/X-1/', json: false },
-    { method: 'post', path: '/v1/data-import/transactions/create/', json: true, invalid: 'validation_error' },
-    { method: 'post', path: '/v1/data-import/notes/create/', json: true, invalid: 'validation_error' },
-    { method: 'post', path: '/v1/data-import/historical-statements/create/', json: true, invalid: 'validation_error' },
-    { method: 'post', path: '/v1/data-import/validate-account/', json: true, invalid: 'account_failed_validation' },
-    { method: 'post', path: '/v1/data-import/account-import-process/create-or-update/', json: true, invalid: 'account_failed_validation' },
-    { method: 'post', path: '/v1/data-import/account-import-process/process/', json: true, invalid: 'validation_error' },
-    { method: 'get', path: '/v1/data-import/account-transfer-status/DEMO_ENERGY/X-1/', json: false },
-    { method: 'post', path: '/v1/data-import/payment-instruction/create/', json: true, invalid: 'validation_error' },
-  ];
+  // Every authenticated operation of the OpenAPI document (the registry's, api/operations.ts), with
+  // its path parameters filled in; `json`: it takes a body. `invalid`: the code a well-formed JSON
+  // object of the wrong shape answers: validation_error (http/validation.ts) but for the account
+  // operations, which answer their account codes.
+  const INVALID: Record<string, string> = {
+    '/v2/data-import/accounts/validate/': 'account_failed_validation',
+    '/v2/data-import/accounts/': 'import_process_failed_validation',
+    '/v1/data-import/validate-account/': 'account_failed_validation',
+    '/v1/data-import/account-import-process/create-or-update/': 'account_failed_validation',
+  };
+  const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { security?: unknown[]; requestBody?: unknown }>> };
+  const REST = Object.entries(doc.paths).flatMap(([template, item]) =>
+    Object.entries(item)
+      .filter(([, op]) => (op.security ?? []).length > 0)
+      .map(([method, op]) => ({
+        method: method as 'post' | 'get',
+        path: template.replace('{import_supplier_code}', 'DEMO_ENERGY').replace('{external_account_number}', 'X-1'),
+        json: op.requestBody !== undefined,
+        invalid: INVALID[template] ?? 'validation_error',
+      })),
+  );
 
   function expectCleanError(res: request.Response, status: number, code: string) {
     expect(res.status).toBe(status);
@@ -121,8 +120,7 @@ describe('bad input on every endpoint', () => {
       ];
       for (const body of bodies) {
         const res = await call(e).send(body);
-        const code = e.invalid ?? (e.path.endsWith('/validate/') ? 'account_failed_validation' : 'import_process_failed_validation');
-        expectCleanError(res, 400, code);
+        expectCleanError(res, 400, e.invalid);
       }
     });
   });

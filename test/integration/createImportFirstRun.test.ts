@@ -9,7 +9,7 @@ import { databaseValidator } from '../../suppliers/databaseValidator';
 import { createImport } from '../../imports/service';
 import { getProcessById, insertFirstRun } from '../../imports/store';
 import { importWorkflowId } from '../../imports/workflowId';
-import { AlreadyImportedError, ImportProcessError } from '../../http/errors';
+import { AlreadyImportedError, DomainError } from '../../lib/errors';
 import { StepActivities, StepsDatabase, stepActivities, stepsDatabase } from '../support/importRuns';
 import { uniqueAccount } from '../support/fixtures';
 import { silentLog } from '../support/stack';
@@ -76,8 +76,8 @@ describe('the first create of an account', () => {
     expect(stored).toHaveLength(1);
     for (const o of outcomes) {
       if (o.status === 'rejected') {
-        expect(o.reason).toBeInstanceOf(ImportProcessError);
-        expect((o.reason as ImportProcessError).code).toBe('import_process_in_progress');
+        expect(o.reason).toBeInstanceOf(DomainError);
+        expect((o.reason as DomainError).code).toBe('import_process_in_progress');
       }
     }
     const rows = await s.t.db('import_processes').where({ import_supplier: 'DEMO_ENERGY', external_account_number: ext });

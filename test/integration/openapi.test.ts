@@ -1,4 +1,6 @@
+import type Router from '@koa/router';
 import { ERROR_CODES } from '../../http/errors';
+import { startStack } from '../support/stack';
 import { exampleAccount } from '../support/fixtures';
 import { documentAjv, openApiDocument } from '../support/openapiDocument';
 
@@ -45,6 +47,9 @@ function codesByStatus(): Map<string, Set<number>> {
   return out;
 }
 
+/** A path with its parameters blanked, `{name}` (OpenAPI) and `:name` (the router) alike, and no trailing slash. */
+const shape = (path: string) => path.replace(/\{[^}/]+\}|:[A-Za-z0-9_]+/g, '{}').replace(/(.)\/$/, '$1');
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
 
 describe('the OpenAPI document', () => {
@@ -81,38 +86,20 @@ describe('the OpenAPI document', () => {
     expect(problems).toEqual([]);
   });
 
-  it('documents every REST operation of the service', () => {
-    const ops = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
-    expect(ops.sort()).toEqual(
-      [
-        'POST /v2/data-import/accounts/validate/',
-        'POST /v2/data-import/accounts/',
-        'GET /v2/data-import/accounts/{import_supplier_code}/{external_account_number}/',
-        'POST /v2/data-import/accounts/statuses/',
-        'GET /v2/data-import/accounts/{import_supplier_code}/{external_account_number}/account/',
-        'POST /v2/data-import/accounts/digests/',
-        'POST /v2/data-import/accounts/totals/',
-        'POST /v1/data-import/send-registration-flows/{import_supplier_code}/{external_account_number}/',
-        'GET /v1/data-import/all-account-import-processes/{import_supplier_code}/',
-        'GET /v1/data-import/pending-account-import-processes/{import_supplier_code}/',
-        'GET /v1/data-import/imported-account-import-processes/{import_supplier_code}/',
-        'GET /v1/data-import/meterpoint-statuses-for-account/{import_supplier_code}/{external_account_number}/',
-        'POST /v1/data-import/transactions/create/',
-        'POST /v1/data-import/notes/create/',
-        'POST /v1/data-import/historical-statements/create/',
-        'POST /v1/data-import/validate-account/',
-        'POST /v1/data-import/account-import-process/create-or-update/',
-        'POST /v1/data-import/account-import-process/process/',
-        'GET /v1/data-import/account-transfer-status/{import_supplier_code}/{external_account_number}/',
-        'POST /v1/data-import/payment-instruction/create/',
-        'POST /v1/graphql/',
-        'GET /healthz',
-        'GET /readyz',
-        'GET /metrics',
-        'GET /openapi.json',
-        'GET /asyncapi.json',
-      ].sort(),
-    );
+  it('documents every operation the API routes, and routes every documented one', async () => {
+    // The routes as the running app mounts them (the router's own table), not the registry they
+    // come from: a route mounted outside the registry, or a documented path routed elsewhere, fails.
+    const s = await startStack({ worker: false, relay: false });
+    try {
+      const routers = s.app.middleware.map((m) => (m as { router?: Router }).router).filter((r): r is Router => r !== undefined);
+      const routed = routers.flatMap((r) => r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${shape(String(layer.path))}`)));
+      const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${shape(p)}`));
+      expect(routers).toHaveLength(1);
+      expect(new Set(routed).size).toBe(routed.length);
+      expect(routed.sort()).toEqual(documented.sort());
+    } finally {
+      await s.stop();
+    }
   });
 
   it('compiles every component schema with ajv (JSON Schema 2020-12) and accepts the example account', () => {

@@ -5,7 +5,7 @@ import { accountTotals } from '../../cli/reconcile/totals';
 
 jest.setTimeout(120_000);
 
-/** The account as stored and the bulk digests (api/routes/reconcile.ts) on the real stack. */
+/** The account as stored and the bulk digests (imports/http/importedAccount.ts, digests.ts) on the real stack. */
 describe('the account as stored and the bulk digest operation', () => {
   let s: Stack;
   let ext: string;

@@ -1,4 +1,5 @@
-import { AlreadyImportedError, HttpError, ImportProcessError } from '../../../http/errors';
+import { HttpError, httpErrorOf } from '../../../http/errors';
+import { AlreadyImportedError, DomainError } from '../../../lib/errors';
 import { nonFieldErrorsBody, v1AccountErrorBody, v2ErrorBody } from '../../../http/middleware/errorShape';
 
 const issues = [
@@ -10,13 +11,13 @@ describe('the platform error shapes', () => {
   it('gives every v2 400 code, detail and errors, keeping the keys of the spec', () => {
     expect(v2ErrorBody(new HttpError('parse_error', 'No body.'))).toEqual({ code: 'parse_error', detail: 'No body.', errors: [] });
     expect(v2ErrorBody(new HttpError('validation_error', 'Bad.', { errors: issues }))).toEqual({ code: 'validation_error', detail: 'Bad.', errors: issues });
-    expect(v2ErrorBody(new ImportProcessError('import_process_failed_validation', 'Invalid.'))).toEqual({
+    expect(v2ErrorBody(httpErrorOf(new DomainError('import_process_failed_validation', 'Invalid.', { domain: 'import_process' })))).toEqual({
       code: 'import_process_failed_validation',
       detail: 'Invalid.',
       domain: 'import_process',
       errors: [],
     });
-    expect(v2ErrorBody(new AlreadyImportedError('A-1'))).toEqual({
+    expect(v2ErrorBody(httpErrorOf(new AlreadyImportedError('A-1')))).toEqual({
       non_field_errors: { detail: expect.any(String), code: 'account_import_process_already_imported' },
       account_id: 'A-1',
       code: 'account_import_process_already_imported',
@@ -35,7 +36,7 @@ describe('the platform error shapes', () => {
   });
 
   it("gives the v1 account operations' already-imported 400 the platform's AccountAlreadyImportedResponse, every other 400 NonFieldErrors", () => {
-    expect(v1AccountErrorBody(new AlreadyImportedError('A-1', 'EXT-1'))).toEqual({
+    expect(v1AccountErrorBody(httpErrorOf(new AlreadyImportedError('A-1', 'EXT-1')))).toEqual({
       external_account_number: 'EXT-1',
       kraken_account_number: 'A-1',
       non_field_errors: [expect.any(String)],

@@ -1,5 +1,4 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import {
   GraphQLError,
   GraphQLInputObjectType,
@@ -14,8 +13,10 @@ import { createHandler } from 'graphql-http';
 import type { Logger } from '../../lib/logger';
 import { HttpError } from '../../http/errors';
 import type { TokenBucketLimiter } from '../../http/middleware/rateLimit';
-import { hashSecret } from '../../auth/secrets';
-import { TokenError, TokenService, IssuedToken, TOKEN_ERRORS, TokenErrorCode } from '../../auth/tokens';
+import { json, ref } from '../../http/openapi';
+import { operation } from '../../http/operation';
+import { hashSecret } from '../secrets';
+import { TokenError, TokenService, IssuedToken, TOKEN_ERRORS, TokenErrorCode } from '../tokens';
 
 /** Token requests and introspection queries are a few kilobytes; nothing bigger is read. */
 export const GRAPHQL_BODY_LIMIT_BYTES = 64 * 1024;
@@ -95,14 +96,72 @@ export function buildTokenSchema(tokens: TokenService, log?: Logger): GraphQLSch
  * operation here is a mutation (refused over GET anyway), and an API key or refresh token sent in a
  * URL would end up in proxy and access logs. Other methods answer 405 with `Allow: POST`.
  */
-export function graphqlRouter(deps: { tokens: TokenService; log?: Logger; bodyLimitBytes?: number; limiter?: TokenBucketLimiter }): Router {
-  const limit = deps.bodyLimitBytes ?? GRAPHQL_BODY_LIMIT_BYTES;
-  const handle = createHandler<unknown, undefined>({ schema: buildTokenSchema(deps.tokens, deps.log) });
-  const r = new Router();
-  r.post('/v1/graphql/', async (ctx) => {
-    if (deps.limiter) throttle(deps.limiter, `address:${ctx.ip}`);
+export const tokenOperation = operation({
+  method: 'post',
+  path: '/v1/graphql/',
+  open: true,
+  handler: (deps: { tokens: TokenService; log?: Logger; tokenLimiter?: TokenBucketLimiter }) => graphqlHandler(deps.tokens, deps.log, deps.tokenLimiter),
+  schemas: {
+    GraphQLRequest: {
+      type: 'object',
+      required: ['query'],
+      properties: { query: { type: 'string' }, variables: { type: ['object', 'null'] }, operationName: { type: ['string', 'null'] } },
+    },
+    GraphQLResponse: {
+      type: 'object',
+      properties: {
+        data: { type: ['object', 'null'], description: '`obtainKrakenToken`: `{token, refreshToken, refreshExpiresIn, payload}`.' },
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['message'],
+            properties: {
+              message: { type: 'string' },
+              extensions: {
+                type: 'object',
+                properties: {
+                  errorCode: { type: 'string', enum: [...Object.keys(TOKEN_ERRORS), 'internal_error'] },
+                  errorType: { type: 'string' },
+                  errorDescription: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  openapi: {
+    operationId: 'graphql',
+    tags: ['authentication'],
+    summary: 'GraphQL: `mutation { obtainKrakenToken(input: {APIKey: "..."}) { token refreshToken refreshExpiresIn payload } }`; also `input: {refreshToken: "..."}`.',
+    description: `Failures are GraphQL errors with extensions.errorCode: ${Object.entries(TOKEN_ERRORS).map(([c, d]) => `${c} (${d})`).join(', ')}. Bodies over ${GRAPHQL_BODY_LIMIT_BYTES} bytes answer 413. Rate limited per client address and per API key or refresh token (AUTH_TOKEN_RATE_LIMIT_PER_MINUTE, default 60, burst 30, per replica): 429 throttled with Retry-After.`,
+    security: [],
+    requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
+    responses: {
+      '200': graphqlJson('Executed; failures of the mutation are in `errors`.'),
+      '400': graphqlJson('Malformed JSON, no query; with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
+      '406': json(ref('GraphQLResponse'), 'The Accept header admits neither application/graphql-response+json nor application/json.'),
+      '413': { $ref: '#/components/responses/PayloadTooLarge' },
+      '415': json(ref('GraphQLResponse'), 'The body is not application/json.'),
+      '429': { $ref: '#/components/responses/Throttled' },
+    },
+  },
+});
+
+/** GraphQL over HTTP answers in the media type the client accepts: application/graphql-response+json when asked for, else application/json. */
+function graphqlJson(description: string) {
+  const media = { schema: ref('GraphQLResponse') };
+  return { description, content: { 'application/graphql-response+json': media, 'application/json': media } };
+}
+
+function graphqlHandler(tokens: TokenService, log: Logger | undefined, limiter: TokenBucketLimiter | undefined, limit = GRAPHQL_BODY_LIMIT_BYTES): Middleware {
+  const handle = createHandler<unknown, undefined>({ schema: buildTokenSchema(tokens, log) });
+  return async (ctx) => {
+    if (limiter) throttle(limiter, `address:${ctx.ip}`);
     const body = await readText(ctx, limit);
-    if (deps.limiter) for (const secret of credentialsOf(body)) throttle(deps.limiter, `credential:${hashSecret(secret)}`);
+    if (limiter) for (const secret of credentialsOf(body)) throttle(limiter, `credential:${hashSecret(secret)}`);
     const [resBody, init] = await handle({
       method: ctx.method,
       url: ctx.url,
@@ -116,8 +175,7 @@ export function graphqlRouter(deps: { tokens: TokenService; log?: Logger; bodyLi
     ctx.body = resBody ?? JSON.stringify({ errors: [{ message: init.statusText ?? 'Bad request' }] });
     if (resBody === null) ctx.type = 'application/json';
     ctx.status = init.status;
-  });
-  return r;
+  };
 }
 
 /**
