@@ -298,6 +298,10 @@ export const LedgerSchema = obj('Ledger', {
   ledger_balance: Decimal(),
 });
 
+export const PAYMENT_PAID_BY = platform([], 'payment_schedules.*.paid_by');
+export const PAYMENT_TRIGGERS = platform([], 'payment_schedules.*.trigger');
+export const PAYMENT_DELAY_STRATEGIES = platform([], 'payment_schedules.*.delay_strategy');
+
 export const PaymentScheduleSchema = obj('PaymentSchedule', {
   amount: Decimal(),
   day_of_month: Opt(Type.Integer({ minimum: 1, maximum: 28 })),
@@ -307,6 +311,16 @@ export const PaymentScheduleSchema = obj('PaymentSchedule', {
   is_debt_repayment_plan: Opt(Type.Boolean()),
   debt_repayment_element: Opt(Text(64)),
   debt_repayment_end_date: Opt(DateStr()),
+  // The platform's schedule detail (issue 35, area 3): who pays (FUEL_DIRECT: deductions from the
+  // customer's benefits), when the schedule ends, what triggers a collection, its ledger, a delay.
+  paid_by: Opt(Enum(PAYMENT_PAID_BY)),
+  end_date: Opt(DateStr()),
+  trigger: Opt(Enum(PAYMENT_TRIGGERS)),
+  ledger_code: Opt(Code(255)),
+  balance_threshold: Opt(Decimal()),
+  delay_days: Opt(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
+  delay_strategy: Opt(Enum(PAYMENT_DELAY_STRATEGIES)),
+  exempt_from_payment_adequacy: Opt(Type.Boolean()),
 });
 
 /**

@@ -12,6 +12,9 @@ import type { Knex } from 'knex';
  *   `additional_information`; the customer's `partner_password` (the PSR password, a secret:
  *   docs/api.md), `unable_to_read_meters`, `deceased`, `role`, and `account_roles` /
  *   `portfolio_roles` (JSON arrays of role names, queryable with `?`).
+ * - area 3, schedule detail: a payment schedule's `paid_by` (FUEL_DIRECT), `end_date`, `trigger`,
+ *   `ledger_code`, `balance_threshold` (a decimal: numeric and its text as sent), `delay_days`,
+ *   `delay_strategy`, `exempt_from_payment_adequacy`.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('psr_records', (t) => {
@@ -33,9 +36,23 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('account_roles');
     t.jsonb('portfolio_roles');
   });
+  await knex.schema.alterTable('payment_schedules', (t) => {
+    t.text('paid_by');
+    t.date('end_date');
+    t.text('trigger');
+    t.text('ledger_code');
+    t.decimal('balance_threshold', null);
+    t.text('balance_threshold_text');
+    t.integer('delay_days');
+    t.text('delay_strategy');
+    t.boolean('exempt_from_payment_adequacy');
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('payment_schedules', (t) => {
+    for (const c of ['paid_by', 'end_date', 'trigger', 'ledger_code', 'balance_threshold', 'balance_threshold_text', 'delay_days', 'delay_strategy', 'exempt_from_payment_adequacy']) t.dropColumn(c);
+  });
   await knex.schema.alterTable('account_users', (t) => {
     for (const c of ['unable_to_read_meters', 'deceased', 'role', 'account_roles', 'portfolio_roles']) t.dropColumn(c);
   });

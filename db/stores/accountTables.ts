@@ -257,6 +257,15 @@ export const ACCOUNT_TABLES = {
       is_debt_repayment_plan: 'boolean',
       debt_repayment_element: 'text',
       debt_repayment_end_date: 'date',
+      // The platform's schedule detail (db/migrations/0019_platform_account.ts).
+      paid_by: 'text',
+      end_date: 'date',
+      trigger: 'text',
+      ledger_code: 'text',
+      balance_threshold: 'decimal',
+      delay_days: 'integer',
+      delay_strategy: 'text',
+      exempt_from_payment_adequacy: 'boolean',
     },
   },
   payment_instructions: {

@@ -138,6 +138,15 @@ describe('account store', () => {
       is_debt_repayment_plan: true,
       debt_repayment_element: '4.00',
       debt_repayment_end_date: '2027-06-01',
+      // Area 3 of issue 35: the platform's schedule detail.
+      paid_by: 'FUEL_DIRECT',
+      end_date: '2027-06-01',
+      trigger: 'REGULAR',
+      ledger_code: 'MAIN',
+      balance_threshold: '-050.00',
+      delay_days: 3,
+      delay_strategy: 'WORKING_DAYS',
+      exempt_from_payment_adequacy: true,
     });
     account.dunning_path = { path_name: 'standard-domestic', start_date: '2026-11-01' };
     account.payment_instructions = [
