@@ -12,6 +12,7 @@ import { CliError } from '../errors';
 import { print, withDb, withTemporal } from '../context';
 import { integerIn, json, table, withExamples } from '../format';
 import { registerSummary } from './importsSummary';
+import { registerResumeRestored } from './importsResume';
 
 /**
  * `data-import imports`: the import processes as PostgreSQL records them (the projection the
@@ -88,7 +89,7 @@ async function cancelImport(supplier: string, external: string, opts: CancelOpti
 }
 
 export function register(program: Command): void {
-  const group = program.command('imports').description('List import processes and cancel scheduled or running imports.');
+  const group = program.command('imports').description('List import processes, cancel scheduled or running imports, and start again those a restored database holds open.');
   withExamples(group, ['data-import imports list --status PENDING', 'data-import imports cancel DEMO_ENERGY A-1001']);
 
   withExamples(
@@ -152,4 +153,5 @@ export function register(program: Command): void {
   });
 
   registerSummary(group);
+  registerResumeRestored(group);
 }

@@ -99,7 +99,7 @@ interface Batch {
   items: BookItem[];
 }
 
-/** The bulk operation's limits (api/routes/imports.ts StatusesRequestSchema): longer keys cannot exist. */
+/** The bulk operation's limits (imports/http/schemas.ts StatusesRequestSchema): longer keys cannot exist. */
 const sendable = (supplier: string, external: string) => supplier.length <= 64 && external.length <= 128 && !external.includes('\u0000');
 
 const pathOf = (supplier: string, external: string) => `/v2/data-import/accounts/${encodeURIComponent(supplier)}/${encodeURIComponent(external)}/account/`;

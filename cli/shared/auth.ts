@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 
 /**
  * Tokens for the REST calls, from the GraphQL mutation `obtainKrakenToken` at
- * `<api-url>/v1/graphql/` (api/routes/graphql.ts): first with the API key, then with the refresh
+ * `<api-url>/v1/graphql/` (auth/http/token.ts): first with the API key, then with the refresh
  * token (single use: each refresh returns the next one) once 80 % of the token's lifetime has
  * passed. A refresh that fails falls back to the API key. Concurrent callers share one renewal.
  */
@@ -81,7 +81,7 @@ export class TokenSource {
     const now = this.now();
     this.token = t.token;
     this.refreshToken = t.refreshToken ?? null;
-    // refreshExpiresIn is a Unix time in seconds (api/routes/graphql.ts).
+    // refreshExpiresIn is a Unix time in seconds (auth/http/token.ts).
     this.refreshExpiresAt = t.refreshExpiresIn ? t.refreshExpiresIn * 1000 : 0;
     let exp = t.payload?.exp;
     let iat = t.payload?.iat;

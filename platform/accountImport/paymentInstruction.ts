@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import { checkBankDetails } from '../../account/rules/paymentInstructions';
-import { HttpError } from '../../http/errors';
 import type { ErrorBodyShape } from '../../http/middleware/errorShape';
 import { canAccessSupplier } from '../../http/principal';
 import { importProcessDoesNotExist } from '../../imports/staging';
@@ -11,6 +10,7 @@ import { bodyChecker } from '../../http/validation';
 import { type PaymentInstructionRequestBody, PaymentInstructionRequestSchema } from './schemas';
 import { lockAccountRow } from '../topUps/store';
 import { insertPaymentInstruction, paymentInstructionsOf } from './store';
+import { DomainError } from '../../lib/errors';
 
 /** Shape, then the request's own rules: one reference, and the bank details of a Direct Debit. */
 export const checkPaymentInstructionBody = bodyChecker<PaymentInstructionRequestBody>(PaymentInstructionRequestSchema, (b, issues) => {
@@ -60,21 +60,21 @@ export async function createPaymentInstruction(db: Knex, ctx: Context, b: Paymen
   const supplier = canAccessSupplier(ctx, b.import_supplier) ? await getSupplier(db, b.import_supplier) : null;
   if (!supplier) throw importProcessDoesNotExist();
   if (supplier.status !== 'Ongoing') {
-    throw new HttpError('import_supplier_migration_not_ongoing', `The migration of ${b.import_supplier} is ${supplier.status}: it takes no more data.`);
+    throw new DomainError('import_supplier_migration_not_ongoing', `The migration of ${b.import_supplier} is ${supplier.status}: it takes no more data.`);
   }
   if (!(await findProcess(db, b.import_supplier, b.external_account_number))) throw importProcessDoesNotExist();
   const wanted = columnsOf(b);
   return db.transaction(async (trx) => {
     const account = await lockAccountRow(trx, b.import_supplier, b.external_account_number);
     if (!account) {
-      throw new HttpError('account_not_found', 'The account has not been created yet: its import is staged, under way or ended without an account. Process it first and wait for COMPLETED (account-transfer-status).');
+      throw new DomainError('account_not_found', 'The account has not been created yet: its import is staged, under way or ended without an account. Process it first and wait for COMPLETED (account-transfer-status).');
     }
     const answer = { kraken_account_number: account.number, account_number: account.number, reference: wanted.reference };
     const existing = await paymentInstructionsOf(trx, account.id);
     if (existing.length > 0) {
       const same = existing.length === 1 && Object.entries(wanted).every(([k, v]) => (k === 'valid_from' ? dateText(existing[0]![k]) : existing[0]![k]) === v);
       if (same) return answer;
-      throw new HttpError('account_has_active_instruction', 'Account already has an active instruction.');
+      throw new DomainError('account_has_active_instruction', 'Account already has an active instruction.');
     }
     await insertPaymentInstruction(trx, {
       account_id: account.id,

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
-import { HttpError, notFound } from '../../http/errors';
+import { DomainError } from '../../lib/errors';
 import { canAccessSupplier } from '../../http/principal';
 import { getSupplier, type ImportSupplier } from '../../suppliers/store';
 import { lockAccountRow } from './store';
@@ -22,9 +22,9 @@ const NOT_IMPORTED =
  */
 export async function topUpSupplier(db: Knex, ctx: Context, code: string): Promise<ImportSupplier> {
   const supplier = canAccessSupplier(ctx, code) ? await getSupplier(db, code) : null;
-  if (!supplier) throw notFound(NOT_IMPORTED);
+  if (!supplier) throw new DomainError('not_found', NOT_IMPORTED);
   if (supplier.status !== 'Ongoing') {
-    throw new HttpError('import_supplier_migration_not_ongoing', `The migration of ${code} is ${supplier.status}: it takes no more data.`);
+    throw new DomainError('import_supplier_migration_not_ongoing', `The migration of ${code} is ${supplier.status}: it takes no more data.`);
   }
   return supplier;
 }
@@ -36,6 +36,6 @@ export async function topUpSupplier(db: Knex, ctx: Context, code: string): Promi
  */
 export async function lockImportedAccount(trx: Knex, importSupplier: string, externalAccountNumber: string): Promise<TopUpAccount> {
   const row = await lockAccountRow(trx, importSupplier, externalAccountNumber);
-  if (!row) throw notFound(NOT_IMPORTED);
+  if (!row) throw new DomainError('not_found', NOT_IMPORTED);
   return { ...row, importSupplier, externalAccountNumber };
 }

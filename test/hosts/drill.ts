@@ -11,7 +11,7 @@
  *   3. `data-import reconcile` of the book against it must name as missing exactly the accounts
  *      that had no import at the restore point;
  *   4. the imports the restored database holds open get their workflows again on the new Temporal
- *      (test/hosts/drillResume.ts), a second `migrate` of the same book brings the missing ones in,
+ *      (`data-import imports resume-restored`), a second `migrate` of the same book brings the missing ones in,
  *      and a second reconcile must find every account matched, with one import, one account row and
  *      one `complete` and one `post_import.completed` each (no duplicates).
  */
@@ -210,12 +210,13 @@ export async function restoreDrill(o: {
     }
     if (missing.length === 0) problems.push('the restore point was taken after every import existed: nothing to bring back (take it earlier)');
 
-    // 5. The open imports' workflows on the new Temporal, then the same book migrated again.
-    const resumed = await runIn(scratch, [process.execPath, '--import', 'tsx', path.join(__dirname, 'drillResume.ts')], env, log, 120_000);
-    const startedLine = resumed.out.trim().split('\n').pop() ?? '';
+    // 5. The open imports' workflows on the new Temporal (the operator's command), then the same
+    // book migrated again.
+    const resumed = await runIn(scratch, [process.execPath, path.join(DIST, 'cli', 'main.js'), 'imports', 'resume-restored', '--json'], env, log, 120_000);
     let started: string[] = [];
     try {
-      started = (JSON.parse(startedLine) as { started: string[] }).started;
+      const out = JSON.parse(resumed.out.slice(resumed.out.indexOf('{'), resumed.out.lastIndexOf('}') + 1)) as { started: { external_account_number: string; status: string; current_step: string | null }[] };
+      started = out.started.map((x) => `${x.external_account_number} (${x.status}${x.current_step ? ` ${x.current_step}` : ''})`);
     } catch {
       problems.push(`the open imports could not be started again (exit ${resumed.code}): ${strip(resumed.out).slice(-300)}`);
     }

@@ -308,7 +308,32 @@ async function signatures(db: Knex, exts: string[]): Promise<Map<string, string>
  * last message stored after `since`), and ms until every import open at the fault had moved on
  * (its row changed). Both polled every 200 ms until found or `untilMs` passed.
  */
-async function measureStalls(o: { db: Knex; probes: NatsConnection[]; since: number; open: Map<string, string>; untilMs: number }) {
+/**
+ * Where the imports still waiting stand (the stall's cause, issue 38): each one's step, its
+ * customer e-mails (queued, attempts, last attempt, sent, relative to the fault) and its
+ * workflow's pending activities (attempt, state, last failure, last heartbeat) as Temporal has them.
+ */
+async function diagnoseWaiting(db: Knex, temporal: Client, exts: string[], since: number): Promise<string[]> {
+  const rel = (d: Date | string | null) => (d === null ? '—' : `${((new Date(d).getTime() - since) / 1000).toFixed(1)}`);
+  const lines: string[] = [];
+  for (const ext of exts.slice(0, 4)) {
+    const p = (await db('import_processes').where({ import_supplier: SUPPLIER, external_account_number: ext }).first('workflow_id', 'status', 'current_step', 'modified_at')) as { workflow_id: string; status: string; current_step: string | null; modified_at: Date } | undefined;
+    if (!p) continue;
+    const mails = (await db('customer_email_queue').where({ import_supplier: SUPPLIER, external_account_number: ext }).orderBy('id')) as { id: number; status: string; attempts: number; created_at: Date; last_attempt_at: Date | null; sent_at: Date | null; last_smtp_response: string | null }[];
+    const d = await temporal.workflow.getHandle(p.workflow_id).describe().catch(() => null);
+    const pending = ((d?.raw.pendingActivities ?? []) as { activityType?: { name?: string | null } | null; attempt?: number | null; state?: unknown; lastFailure?: { message?: string | null } | null; lastHeartbeatTime?: { seconds?: unknown } | null; lastStartedTime?: { seconds?: unknown } | null }[]).map((a) => {
+      const t = (x: { seconds?: unknown } | null | undefined) => (x?.seconds ? rel(new Date(Number(x.seconds) * 1000)) : '—');
+      return `${a.activityType?.name ?? '?'} attempt ${a.attempt ?? '?'} state ${String(a.state)} started ${t(a.lastStartedTime)} heartbeat ${t(a.lastHeartbeatTime)}${a.lastFailure?.message ? ` last failure "${a.lastFailure.message.slice(0, 160)}"` : ''}`;
+    });
+    lines.push(
+      `${ext}: ${p.status} ${p.current_step ?? ''} (row modified ${rel(p.modified_at)} s); e-mails ${mails.map((m) => `#${m.id} ${m.status} attempts ${m.attempts} queued ${rel(m.created_at)} last attempt ${rel(m.last_attempt_at)} sent ${rel(m.sent_at)}${m.last_smtp_response && m.status !== 'SENT' ? ` "${m.last_smtp_response.slice(0, 80)}"` : ''}`).join('; ') || 'none'}; pending: ${pending.join('; ') || 'none'}`,
+    );
+  }
+  return lines;
+}
+
+async function measureStalls(o: { db: Knex; probes: NatsConnection[]; since: number; open: Map<string, string>; untilMs: number; temporal: Client }) {
+  let diagnosis: string[] = [];
   let eventsMs: number | null = null;
   let importsMs: number | null = o.open.size === 0 ? 0 : null;
   const waiting = new Map(o.open);
@@ -331,6 +356,11 @@ async function measureStalls(o: { db: Knex; probes: NatsConnection[]; since: num
         }
       }
       if (waiting.size === 0) importsMs = Date.now() - o.since;
+      // Where the imports still waiting 40 s after the fault stand (seen once: the bound is 60 s).
+      if (importsMs === null && diagnosis.length === 0 && Date.now() - o.since > 40_000) {
+        diagnosis = await diagnoseWaiting(o.db, o.temporal, [...waiting.keys()], o.since).catch((err: unknown) => [`the diagnosis failed: ${String(err)}`]);
+        if (diagnosis.length === 0) diagnosis = ['—'];
+      }
     }
     await sleep(200);
   }
@@ -338,7 +368,7 @@ async function measureStalls(o: { db: Knex; probes: NatsConnection[]; since: num
     .slice(-3)
     .reverse()
     .map((m) => `${m.ext} (${m.from}) ${fmt(m.ms)} s`);
-  return { eventsMs, importsMs, stillWaiting: [...waiting.keys()], slowest };
+  return { eventsMs, importsMs, stillWaiting: [...waiting.keys()], slowest, diagnosis };
 }
 
 /** One fault of a scenario: applied at the moment, healed after durationMs. */
@@ -361,6 +391,13 @@ interface Fault {
   sessionsGoneBy?: Host;
   /** Not a fault (the restore drill's restore point): the stall figures are noted, not held to their bounds. */
   notAFault?: boolean;
+  /**
+   * measureFromHeal: the moment the service could go on again (e.g. the first primary answering),
+   * when it comes before the heal ends; the heal's end otherwise.
+   */
+  healedAt?(): number | null;
+  /** Resolves when the fault should be healed before durationMs (e.g. the book about to finish). */
+  endsEarly?(): Promise<void>;
   /** The scenario's own invariants, checked after the book (each string a problem). */
   check?(): Promise<string[]>;
 }
@@ -544,9 +581,19 @@ async function planFault(scenario: Scenario, c: { db: Knex; probes: NatsConnecti
       let watching: Promise<void> = Promise.resolve();
       const STANDBY_FIRST_S = 30;
       return {
-        label: `both PostgreSQL hosts killed: ${standby.name} (the standby), then ${primary.name} (the primary) after it went on alone for ${o.pgOutage} s; ${standby.name} started first, ${primary.name} ${STANDBY_FIRST_S} s later`,
+        label: `both PostgreSQL hosts killed: ${standby.name} (the standby), then ${primary.name} (the primary) after it went on alone for ${o.pgOutage} s (or less: until fewer than a third of the book is left to finish); ${standby.name} started first, ${primary.name} ${STANDBY_FIRST_S} s later`,
         durationMs: o.pgOutage * 1000,
         measureFromHeal: true,
+        // The primary is killed while there is still work: a book finished while it ran alone
+        // leaves nothing to resume after the restart, and no event to measure (run ha38-e).
+        endsEarly: async () => {
+          const few = Math.max(5, Math.ceil(c.o.accounts / 3));
+          for (;;) {
+            const final = (await finalImports(c.db, c.prefix).catch(() => null))?.size ?? 0;
+            if (c.o.accounts - final < few) return;
+            await sleep(250);
+          }
+        },
         apply: () => {
           killAll(standby);
           since = Date.now();
@@ -588,6 +635,9 @@ async function planFault(scenario: Scenario, c: { db: Knex; probes: NatsConnecti
             }
           })();
         },
+        // The stall figures count from the first primary after the kill, not from the end of the
+        // heal (the harness's own reconnect may come seconds later, the book done meanwhile: ha38-f).
+        healedAt: () => (seen.firstPrimary ? primaryKilledAt + seen.firstPrimary.ms : null),
         failover: async () => {
           await watching;
           return seen.firstPrimary ? seen.firstPrimary.ms : null;
@@ -880,7 +930,7 @@ async function main(): Promise<number> {
           // The heal at the end of the fault's time, whatever the measures are doing meanwhile;
           // the imports final at that moment are noted (a zombie must not write to them after it).
           const healed = (async () => {
-            await sleep(fault.durationMs - (Date.now() - since));
+            await Promise.race([sleep(fault.durationMs - (Date.now() - since)), ...(fault.endsEarly ? [fault.endsEarly()] : [])]);
             if (fault.sessionsGoneBy) {
               // Just before the heal: the sessions the cut host had open at the fault, still on the server.
               const left = await sessionsOpenSince(db, fault.sessionsGoneBy, since).catch((err: unknown) => `could not be read (${String(err)})`);
@@ -900,8 +950,9 @@ async function main(): Promise<number> {
           })();
           // Stalls are measured from the fault, or (a fault that stops everyone: PostgreSQL gone)
           // from the heal, with the imports open at the fault.
-          const from = fault.measureFromHeal ? await healed : since;
-          const stalls = await measureStalls({ db, probes, since: from, open, untilMs: Math.max(fault.measureFromHeal ? 0 : fault.durationMs, BOUND_IMPORTS_MS + 5000) });
+          const healEnd = fault.measureFromHeal ? await healed : since;
+          const from = fault.measureFromHeal ? (fault.healedAt?.() ?? healEnd) : since;
+          const stalls = await measureStalls({ db, probes, temporal, since: from, open, untilMs: Math.max(fault.measureFromHeal ? 0 : fault.durationMs, BOUND_IMPORTS_MS + 5000) });
           r.eventsMs = stalls.eventsMs;
           r.importsMs = stalls.importsMs;
           r.failoverMs = fault.failover ? await fault.failover() : null;
@@ -916,6 +967,7 @@ async function main(): Promise<number> {
               (restarts.length ? `; restarted by the supervisor: ${restarts.map(([n, k]) => `${n} ×${k}`).join(', ')}` : '') +
               ((await fault.after?.()) ?? ''),
           );
+          for (const line of stalls.diagnosis) r.notes.push(`${scenario}: waiting 40 s after the fault: ${line}`);
         })();
 
         const code = await migrate;
@@ -989,6 +1041,11 @@ async function main(): Promise<number> {
       fs.rmSync(failedLogs, { recursive: true, force: true });
       fs.mkdirSync(path.dirname(failedLogs), { recursive: true });
       if (fs.existsSync(path.join(WORK, 'logs'))) fs.cpSync(path.join(WORK, 'logs'), failedLogs, { recursive: true });
+    } else if (process.env.HOSTS_KEEP_LOGS === '1' && fs.existsSync(path.join(WORK, 'logs'))) {
+      // A green run's logs too, when asked (to read its timings).
+      const kept = path.join(ROOT, 'data', 'hosts', 'last-run');
+      fs.rmSync(kept, { recursive: true, force: true });
+      fs.cpSync(path.join(WORK, 'logs'), kept, { recursive: true });
     }
     removeAll();
     fs.rmSync(WORK, { recursive: true, force: true });

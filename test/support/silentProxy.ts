@@ -18,12 +18,12 @@ export interface SilentProxy {
   close(): Promise<void>;
 }
 
-export async function startSilentProxy(targetHost: string, targetPort: number): Promise<SilentProxy> {
-  let silent = false;
-  const held: (() => void)[] = [];
+/**
+ * A TCP proxy on 127.0.0.1 to the target that passes every chunk, end and close of either side
+ * through `forward` (which runs it now, later, or holds it): the silent and the delaying proxies.
+ */
+export async function startForwardingProxy(targetHost: string, targetPort: number, forward: (fn: () => void) => void): Promise<{ address: string; sockets: Set<net.Socket>; server: net.Server }> {
   const sockets = new Set<net.Socket>();
-  const whenAudible = (fn: () => void) => (silent ? held.push(fn) : fn());
-
   const server = net.createServer((client) => {
     const upstream = net.connect(targetPort, targetHost);
     for (const s of [client, upstream]) {
@@ -31,17 +31,24 @@ export async function startSilentProxy(targetHost: string, targetPort: number): 
       s.on('close', () => sockets.delete(s));
       s.on('error', () => undefined);
     }
-    client.on('data', (d) => whenAudible(() => upstream.write(d)));
-    upstream.on('data', (d) => whenAudible(() => client.write(d)));
-    client.on('end', () => whenAudible(() => upstream.end()));
-    upstream.on('end', () => whenAudible(() => client.end()));
-    client.on('close', () => whenAudible(() => upstream.destroy()));
-    upstream.on('close', () => whenAudible(() => client.destroy()));
+    client.on('data', (d) => forward(() => upstream.write(d)));
+    upstream.on('data', (d) => forward(() => client.write(d)));
+    client.on('end', () => forward(() => upstream.end()));
+    upstream.on('end', () => forward(() => client.end()));
+    client.on('close', () => forward(() => upstream.destroy()));
+    upstream.on('close', () => forward(() => client.destroy()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
+  return { address: `127.0.0.1:${(server.address() as net.AddressInfo).port}`, sockets, server };
+}
+
+export async function startSilentProxy(targetHost: string, targetPort: number): Promise<SilentProxy> {
+  let silent = false;
+  const held: (() => void)[] = [];
+  const whenAudible = (fn: () => void) => (silent ? held.push(fn) : fn());
+  const { address, sockets, server } = await startForwardingProxy(targetHost, targetPort, whenAudible);
   return {
-    address: `127.0.0.1:${port}`,
+    address,
     silence() {
       silent = true;
     },
