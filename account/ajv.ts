@@ -25,6 +25,7 @@ export const ajvFirstError = addFormats(new Ajv({ allErrors: false, strict: true
 function addFormats(instance: Ajv): Ajv {
   instance.addFormat('date', { type: 'string', validate: isIsoDate });
   instance.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
+  instance.addFormat('date-or-date-time', { type: 'string', validate: (v: string) => isIsoDate(v) || isIsoDateTime(v) });
   instance.addFormat('decimal', { type: 'string', validate: (v: string) => DECIMAL_RE.test(v) });
   return instance;
 }

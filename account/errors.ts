@@ -10,6 +10,7 @@ const RANGE_CODE_BY_FIELD: Record<string, string> = { day_of_month: 'invalid_day
 const FORMAT_CODES: Record<string, string> = {
   date: 'invalid_date',
   'date-time': 'invalid_datetime',
+  'date-or-date-time': 'invalid_date',
   decimal: 'invalid_decimal',
 };
 

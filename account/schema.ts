@@ -34,6 +34,7 @@
  *   per ledger array, other arrays as written below (generous for any real account).
  */
 import { Type, type Static, type TOptional, type TSchema, type TString, type TProperties } from '@sinclair/typebox';
+import { withPlatformValues as platform } from './platformAccount';
 
 const ID_PREFIX = 'https://schemas.data-import/account/';
 
@@ -49,38 +50,54 @@ const Text = (maxLength = 255) => Type.String({ maxLength });
 const Code = (maxLength = 255) => Type.String({ minLength: 1, maxLength });
 const DateStr = () => Type.String({ format: 'date' });
 const DateTimeStr = () => Type.String({ format: 'date-time' });
+/** A day, or an instant (the platform's PSR `effective_from` is a date-time, the spec's a date): kept as sent. */
+const DayOrInstant = () => Type.String({ format: 'date-or-date-time', maxLength: 64 });
 const Decimal = () => Type.String({ format: 'decimal', maxLength: 40 });
 // A plain `enum` keyword (not anyOf of literals): one ajv error per bad value, and plain OpenAPI.
 const Enum = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 const Opt = Type.Optional;
 
-/** Optional descriptive address lines `<prefix>N`, in the order given. */
+/** Optional descriptive address lines `<prefix>N`, in the order given (the platform's 512 characters). */
 function addressLines<P extends string, N extends number>(prefix: P, numbers: readonly N[]) {
-  return Object.fromEntries(numbers.map((n) => [`${prefix}${n}`, Opt(Text())])) as {
+  return Object.fromEntries(numbers.map((n) => [`${prefix}${n}`, Opt(Text(512))])) as {
     [K in `${P}${N}`]: TOptional<TString>;
   };
 }
 
 export const SUPPLY_TYPES = ['ELECTRICITY', 'GAS'] as const;
-export const READING_TYPES = ['CUSTOMER', 'ROUTINE', 'ESTIMATED', 'SMART', 'DEEMED', 'INDUSTRY'] as const;
-export const SMART_TYPES = ['SMETS1', 'SMETS2'] as const;
-export const SMART_INTEREST_TYPES = ['INTERESTED', 'NOT_INTERESTED', 'REFUSED'] as const;
-export const SMART_REFUSAL_REASONS = [
-  'DO_NOT_OWN_HOME', 'HEALTH_CONCERNS', 'PRIVACY_CONCERNS', 'NO_BENEFIT', 'ACCESS_ISSUES', 'OTHER',
-] as const;
-export const CONTACT_SOURCES = ['EMAIL', 'PHONE', 'POST', 'ONLINE', 'SMS', 'FIELD_VISIT'] as const;
-export const EAC_SOURCES = ['D0019', 'D0010', 'ESTIMATED'] as const;
-export const ACCOUNT_TYPES = ['DOMESTIC', 'BUSINESS'] as const;
-export const SALES_CHANNELS = [
-  'DIRECT', 'PRICE_COMPARISON', 'BROKER', 'PARTNERSHIPS', 'TELESALES', 'FIELD_SALES', 'ACQUISITION',
-] as const;
-export const SMART_READ_FREQUENCIES = ['HALF_HOURLY', 'DAILY', 'MONTHLY'] as const;
-export const COMMUNICATION_PREFERENCES = ['ONLINE', 'POST'] as const;
-export const DOCUMENT_ACCESSIBILITY = ['LARGE_PRINT', 'BRAILLE', 'AUDIO'] as const;
-export const TRANSACTION_TYPES = ['PAYMENT', 'REPAYMENT', 'CREDIT', 'CHARGE'] as const;
-export const PAYMENT_TYPES = ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT', 'PAYZONE', 'POST_OFFICE'] as const;
-export const PAYMENT_FREQUENCIES = ['WEEKLY', 'FORTNIGHTLY', 'MONTHLY', 'QUARTERLY'] as const;
-export const PAYMENT_MEANS = ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT'] as const;
+/*
+ * Value sets: the spec's values, then those the platform's document adds (account/platformAccount.json,
+ * at the platform's path of the field): every platform value of a shared field is accepted, and a
+ * spec value the platform lacks still is (test/unit/account/platformAccount.test.ts). An empty
+ * string is one of the platform's values of some optional fields (`sales_channel`…): accepted and
+ * kept as sent.
+ */
+const METER = 'supply_addresses.*.meter_points.*.meters.*';
+const SMART_INTEREST = 'supply_addresses.*.meter_points.*.smart_refusal_interest';
+export const READING_TYPES = platform(['CUSTOMER', 'ROUTINE', 'ESTIMATED', 'SMART', 'DEEMED', 'INDUSTRY'], `${METER}.reading_history.*.reading_type`);
+export const SMART_TYPES = platform(['SMETS1', 'SMETS2'], `${METER}.smart_type`);
+export const SMART_INTEREST_TYPES = platform(['INTERESTED', 'NOT_INTERESTED', 'REFUSED'], `${SMART_INTEREST}.type`);
+export const SMART_REFUSAL_REASONS = platform(
+  ['DO_NOT_OWN_HOME', 'HEALTH_CONCERNS', 'PRIVACY_CONCERNS', 'NO_BENEFIT', 'ACCESS_ISSUES', 'OTHER'],
+  `${SMART_INTEREST}.refusal_reason`,
+);
+export const CONTACT_SOURCES = platform(['EMAIL', 'PHONE', 'POST', 'ONLINE', 'SMS', 'FIELD_VISIT'], `${SMART_INTEREST}.source`);
+export const ACCOUNT_TYPES = platform(['DOMESTIC', 'BUSINESS'], 'account_type');
+export const SALES_CHANNELS = platform(
+  ['DIRECT', 'PRICE_COMPARISON', 'BROKER', 'PARTNERSHIPS', 'TELESALES', 'FIELD_SALES', 'ACQUISITION'],
+  'sales_channel',
+);
+export const SMART_READ_FREQUENCIES = platform(['HALF_HOURLY', 'DAILY', 'MONTHLY'], 'smart_read_frequency');
+export const COMMUNICATION_PREFERENCES = platform(['ONLINE', 'POST'], 'communication_preference');
+export const DOCUMENT_ACCESSIBILITY = platform(['LARGE_PRINT', 'BRAILLE', 'AUDIO'], 'document_accessibility');
+// The platform keeps transactions at the top of the Account; the spec under ledgers[]: the same transaction.
+export const TRANSACTION_TYPES = platform(['PAYMENT', 'REPAYMENT', 'CREDIT', 'CHARGE'], 'current_statement_transactions.*.type');
+export const PAYMENT_TYPES = platform(
+  ['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT', 'PAYZONE', 'POST_OFFICE'],
+  'current_statement_transactions.*.payment_type',
+);
+export const PAYMENT_FREQUENCIES = platform(['WEEKLY', 'FORTNIGHTLY', 'MONTHLY', 'QUARTERLY'], 'payment_schedules.*.frequency');
+export const PAYMENT_MEANS = platform(['DD', 'CARD', 'BANK_TRANSFER', 'CHEQUE', 'CASH', 'PAYPOINT'], 'payment_schedules.*.means');
 /** The platform's PaymentInstruction `type` and `vendor` value sets. */
 export const PAYMENT_INSTRUCTION_TYPES = ['BPAY', 'CARD', 'CUSTOM', 'DIRECT_DEBIT', 'GMO_REFUND', 'PAYMENT_SLIP'] as const;
 export const PAYMENT_INSTRUCTION_VENDORS = ['STRIPE', 'BOTTOMLINE_GLOBAL_PAYMENTS_HUB', 'BOTTOMLINE_PTX', 'BOTTOMLINE_PTX_BATCHED'] as const;
@@ -106,10 +123,18 @@ export const LIMITS = {
   documentPaths: 100,
 } as const;
 
+/**
+ * A Priority Services Register record. The platform's `effective_to` (a date or date-time, like
+ * `effective_from`; not before it: psr_end_before_start), `description` and `additional_information`
+ * (free text; held to 10,000 characters, the platform sets no bound).
+ */
 export const PsrSchema = obj('Psr', {
   elec_industry_code: Opt(Code(8)),
   gas_industry_code: Opt(Code(8)),
-  effective_from: DateStr(),
+  effective_from: DayOrInstant(),
+  effective_to: Opt(DayOrInstant()),
+  description: Opt(Text(10_000)),
+  additional_information: Opt(Text(10_000)),
 });
 
 export const CustomerPreferencesSchema = obj('CustomerPreferences', {
@@ -119,6 +144,9 @@ export const CustomerPreferencesSchema = obj('CustomerPreferences', {
   opted_into_third_parties: Opt(Type.Boolean()),
   opted_into_offers: Opt(Type.Boolean()),
   is_user_psr_consent_obtained: Opt(Type.Boolean()),
+  // The platform's partner_password: the password agreed with a PSR customer, which anyone calling
+  // or visiting on the supplier's behalf gives. A secret: never in events or logs (docs/api.md).
+  partner_password: Opt(Code(10)),
 });
 
 /** The person fields a customer and a property administrator share. */
@@ -133,10 +161,21 @@ const personFields = () => ({
   salutation: Opt(Text()),
 });
 
+/** The platform's roles of a person on an account (power of attorney, carer, levels of authority…). */
+export const CUSTOMER_ROLES = platform([], 'customers.*.role');
+/** The platform's `deceased` values (its '' too: not reported). */
+export const DECEASED_VALUES = platform([], 'customers.*.deceased');
+
 export const CustomerSchema = obj('Customer', {
   ...personFields(),
   psr: Opt(arr(PsrSchema, LIMITS.psr)),
   customer_preferences: Opt(CustomerPreferencesSchema),
+  // Vulnerability and authority (issue 35, area 2): the platform's fields, as it documents them.
+  unable_to_read_meters: Opt(Type.Boolean()),
+  deceased: Opt(Enum(DECEASED_VALUES)),
+  role: Opt(Enum(CUSTOMER_ROLES)),
+  account_roles: Opt(arr(Enum(CUSTOMER_ROLES), CUSTOMER_ROLES.length)),
+  portfolio_roles: Opt(arr(Enum(CUSTOMER_ROLES), CUSTOMER_ROLES.length)),
 });
 
 export const PropertyAdministratorSchema = obj('PropertyAdministrator', personFields());
@@ -148,7 +187,7 @@ export const AgreementSchema = obj('Agreement', {
 });
 
 export const RegisterSchema = obj('Register', {
-  register_id: Code(16),
+  register_id: Code(32),
   tpr: Opt(Code(8)),
   number_of_digits: Opt(Type.Integer({ minimum: 1, maximum: 15 })),
   is_settlement: Opt(Type.Boolean()),
@@ -156,7 +195,7 @@ export const RegisterSchema = obj('Register', {
 
 /** The fields a transfer reading and a historical reading share. */
 const readingFields = () => ({
-  register_id: Opt(Code(16)),
+  register_id: Opt(Code(32)),
   reading_date: DateStr(),
   reading_value: Decimal(),
   reading_type: Enum(READING_TYPES),
@@ -202,9 +241,9 @@ export const SmartRefusalInterestSchema = obj('SmartRefusalInterest', {
 
 export const EacSchema = obj('Eac', {
   effective_from: DateStr(),
-  tpr: Code(8),
+  tpr: Code(16),
   consumption: Decimal(),
-  source: Opt(Enum(EAC_SOURCES)),
+  source: Opt(Text(255)),
 });
 
 export const AqSchema = obj('Aq', {
@@ -231,7 +270,7 @@ export const MeterPointSchema = obj('MeterPoint', {
 });
 
 export const SupplyAddressSchema = obj('SupplyAddress', {
-  supply_address1: Code(),
+  supply_address1: Code(512),
   ...addressLines('supply_address', [2, 3, 4, 5]),
   supply_postcode: Code(16),
   is_landlord: Opt(Type.Boolean()),
@@ -259,6 +298,10 @@ export const LedgerSchema = obj('Ledger', {
   ledger_balance: Decimal(),
 });
 
+export const PAYMENT_PAID_BY = platform([], 'payment_schedules.*.paid_by');
+export const PAYMENT_TRIGGERS = platform([], 'payment_schedules.*.trigger');
+export const PAYMENT_DELAY_STRATEGIES = platform([], 'payment_schedules.*.delay_strategy');
+
 export const PaymentScheduleSchema = obj('PaymentSchedule', {
   amount: Decimal(),
   day_of_month: Opt(Type.Integer({ minimum: 1, maximum: 28 })),
@@ -268,6 +311,16 @@ export const PaymentScheduleSchema = obj('PaymentSchedule', {
   is_debt_repayment_plan: Opt(Type.Boolean()),
   debt_repayment_element: Opt(Text(64)),
   debt_repayment_end_date: Opt(DateStr()),
+  // The platform's schedule detail (issue 35, area 3): who pays (FUEL_DIRECT: deductions from the
+  // customer's benefits), when the schedule ends, what triggers a collection, its ledger, a delay.
+  paid_by: Opt(Enum(PAYMENT_PAID_BY)),
+  end_date: Opt(DateStr()),
+  trigger: Opt(Enum(PAYMENT_TRIGGERS)),
+  ledger_code: Opt(Code(255)),
+  balance_threshold: Opt(Decimal()),
+  delay_days: Opt(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
+  delay_strategy: Opt(Enum(PAYMENT_DELAY_STRATEGIES)),
+  exempt_from_payment_adequacy: Opt(Type.Boolean()),
 });
 
 /**
@@ -286,7 +339,7 @@ export const PaymentInstructionSchema = obj('PaymentInstruction', {
   use_for_scheduled_payments: Opt(Type.Boolean()),
   valid_from: Opt(DateStr()),
   customer_reference: Opt(Text(512)),
-  instruction_identifier: Opt(Code(128)),
+  instruction_identifier: Opt(Code(512)),
   sort_code: Opt(Text(16)),
   bank_account_number: Opt(Text(16)),
 });
@@ -304,7 +357,7 @@ export const PAYMENT_PREFERENCE_TYPES = ['ACTIVE_EXISTING', 'ACTIVE_NEW', 'PASSI
 export const InstructionReferenceParamsSchema = obj('InstructionReferenceParams', {
   vendor_name: Opt(Enum(PAYMENT_INSTRUCTION_VENDORS)),
   vendor_reference: Opt(Code(512)),
-  instruction_identifier: Opt(Code(128)),
+  instruction_identifier: Opt(Code(512)),
 });
 
 /** The platform's PaymentPreference: how a ledger of the account pays (PASSIVE: no instruction). */
@@ -343,7 +396,7 @@ export const WarmHomeDiscountSchema = obj('WarmHomeDiscount', {
 });
 
 export const DunningPathSchema = obj('DunningPath', {
-  path_name: Code(128),
+  path_name: Code(256),
   start_date: DateStr(),
 });
 
@@ -353,7 +406,7 @@ export const AgedDebtSchema = obj('AgedDebt', {
 });
 
 export const DebtSchema = obj('Debt', {
-  agency_name: Opt(Text(128)),
+  agency_name: Opt(Text(256)),
   start_date: Opt(DateStr()),
   is_insolvent: Opt(Type.Boolean()),
   aged_debt: Opt(arr(AgedDebtSchema, LIMITS.records)),
@@ -365,7 +418,7 @@ export const AccountCampaignSchema = obj('AccountCampaign', {
 });
 
 export const MetadataSchema = obj('Metadata', {
-  key: Code(128),
+  key: Code(1024),
   // Free-form by the spec: the one object that accepts any properties.
   value: Type.Object({}, { additionalProperties: true }),
 });
@@ -377,9 +430,9 @@ export const AccountSchema = obj('Account', {
   import_supplier: Code(64),
   external_account_number: Code(128),
   customers: arr(CustomerSchema, LIMITS.customers),
-  billing_name: Opt(Text()),
+  billing_name: Opt(Text(510)),
   ...addressLines('billing_address', [1, 2, 3, 4, 5]),
-  billing_postcode: Opt(Text(16)),
+  billing_postcode: Opt(Text(512)),
   account_type: Opt(Enum(ACCOUNT_TYPES)),
   sales_channel: Opt(Enum(SALES_CHANNELS)),
   sales_subchannel: Opt(Text()),

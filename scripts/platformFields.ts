@@ -1,58 +1,205 @@
 /**
- * Derives account/platformFields.json: the field paths of the platform's Account (EnergyAccount)
- * that this service's Account does not have, each where a payload would first send it (a field
- * whose parent this service knows). Run by hand when the platform's document changes; the document
- * itself is not part of this repository (docs/platform-compatibility.md says where it is):
+ * Derives, from the platform's data-import OpenAPI document, two files of account/:
+ * - platformAccount.json: the platform's Account (EnergyAccount) as data — every field path with its
+ *   types, formats, value sets, nullability, whether it is required, and its length, range and item
+ *   constraints (facts of the document, not its text). No depth cap: a `$ref` already on the stack of
+ *   the path being walked is a cycle and ends that branch. A path reached through several variants
+ *   (oneOf/anyOf/allOf) merges them: the union of types, formats and value sets (a variant without a
+ *   value set leaves the field open), the widest lengths and ranges, required only if every variant
+ *   requires it.
+ * - platformFields.json: the platform fields this service's Account does not have, each where a
+ *   payload would first send it (a field whose parent this service knows): the validator's
+ *   `unknown_field` detail reads it.
+ * Run by hand when the platform's document or account/schema.ts changes; the document itself is not
+ * part of this repository (docs/platform-compatibility.md says where it is):
  *
  *   python3 -c 'import json,sys,yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)' \
  *     edf-energy-kraken-data-import-openapi.yml > /tmp/platform.json
  *   npx tsx scripts/platformFields.ts /tmp/platform.json
  *
  * Paths are dot paths with `*` for an array item (`customers.*.consents`), as validation errors
- * name them with the index replaced.
+ * name them with the index replaced. test/unit/account/platformAccount.test.ts holds the service's
+ * schema to the description.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { AccountSchema, REFERENCED_SCHEMAS } from '../account/schema';
+import type { PlatformField } from '../account/platformAccount';
 
 type Json = Record<string, unknown>;
-const OUT = path.join(__dirname, '..', 'account', 'platformFields.json');
+const DESCRIPTION = path.join(__dirname, '..', 'account', 'platformAccount.json');
+const UNIMPORTED = path.join(__dirname, '..', 'account', 'platformFields.json');
 
-/** Every field path of a JSON schema, resolving `$ref` through `resolve`. */
-function fieldPaths(schema: unknown, resolve: (ref: string) => unknown, prefix: string, out: Set<string>, depth = 0): void {
-  if (!schema || typeof schema !== 'object' || depth > 12) return;
+interface Seen {
+  types: Set<string>;
+  formats: Set<string>;
+  /** null: some variant takes any value of its type. */
+  values: Set<unknown> | null;
+  nullable: boolean;
+  requiredEverywhere: boolean;
+  maxLength?: number;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  patterns: Set<string>;
+  itemTypes: Set<string>;
+  itemValues: Set<unknown> | null;
+  itemFormats: Set<string>;
+}
+
+const widest = (a: number | undefined, b: unknown, pick: (x: number, y: number) => number) =>
+  typeof b !== 'number' ? a : a === undefined ? b : pick(a, b);
+
+/**
+ * Every field path of a JSON schema, resolving `$ref` through `resolve`; `stack` holds the refs on
+ * the way to the current node (a ref met again on it is a cycle). `facts` collects each path's
+ * constraints when given.
+ */
+export function fieldPaths(
+  schema: unknown,
+  resolve: (ref: string) => unknown,
+  prefix: string,
+  out: Set<string>,
+  facts?: Map<string, Seen>,
+  stack: readonly string[] = [],
+): void {
+  if (!schema || typeof schema !== 'object') return;
   const s = schema as Json;
-  if (typeof s.$ref === 'string') return fieldPaths(resolve(s.$ref), resolve, prefix, out, depth + 1);
-  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    if (Array.isArray(s[key])) for (const sub of s[key] as unknown[]) fieldPaths(sub, resolve, prefix, out, depth + 1);
+  if (typeof s.$ref === 'string') {
+    if (stack.includes(s.$ref)) return;
+    return fieldPaths(resolve(s.$ref), resolve, prefix, out, facts, [...stack, s.$ref]);
   }
-  if (s.items) fieldPaths(s.items, resolve, prefix ? `${prefix}.*` : '*', out, depth + 1);
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+    if (Array.isArray(s[key])) for (const sub of s[key] as unknown[]) fieldPaths(sub, resolve, prefix, out, facts, stack);
+  }
+  if (s.items) fieldPaths(s.items, resolve, prefix ? `${prefix}.*` : '*', out, facts, stack);
   if (s.properties && typeof s.properties === 'object') {
+    const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     for (const [name, sub] of Object.entries(s.properties as Json)) {
       const p = prefix ? `${prefix}.${name}` : name;
       out.add(p);
+      if (facts) record(facts, p, sub, required.has(name), resolve, stack);
       // metadata[].value is free-form: its keys are data.
-      if (!(prefix.endsWith('metadata.*') && name === 'value')) fieldPaths(sub, resolve, p, out, depth + 1);
+      if (!(prefix.endsWith('metadata.*') && name === 'value')) fieldPaths(sub, resolve, p, out, facts, stack);
     }
   }
+}
+
+/** The leaf schemas of a node: through `$ref` and the variants, cycle-safe. */
+function variants(schema: unknown, resolve: (ref: string) => unknown, stack: readonly string[]): Json[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const s = schema as Json;
+  if (typeof s.$ref === 'string') return stack.includes(s.$ref) ? [] : variants(resolve(s.$ref), resolve, [...stack, s.$ref]);
+  const subs = (['allOf', 'oneOf', 'anyOf'] as const).flatMap((k) => (Array.isArray(s[k]) ? (s[k] as unknown[]) : []));
+  const own = Object.keys(s).some((k) => !['allOf', 'oneOf', 'anyOf', 'description', 'title', 'example'].includes(k));
+  return [...(own || subs.length === 0 ? [s] : []), ...subs.flatMap((sub) => variants(sub, resolve, stack))];
+}
+
+function record(facts: Map<string, Seen>, p: string, schema: unknown, required: boolean, resolve: (ref: string) => unknown, stack: readonly string[]): void {
+  let f = facts.get(p);
+  if (!f) {
+    f = { types: new Set(), formats: new Set(), values: new Set(), nullable: false, requiredEverywhere: true, patterns: new Set(), itemTypes: new Set(), itemValues: new Set(), itemFormats: new Set() };
+    facts.set(p, f);
+  }
+  f.requiredEverywhere &&= required;
+  for (const v of variants(schema, resolve, stack)) {
+    const type = typeof v.type === 'string' ? v.type : v.properties ? 'object' : v.items ? 'array' : undefined;
+    if (type) f.types.add(type);
+    if (typeof v.format === 'string') f.formats.add(v.format);
+    if (v.nullable === true) f.nullable = true;
+    if (Array.isArray(v.enum)) {
+      if (f.values) for (const e of v.enum) f.values.add(e);
+    } else if (type && type !== 'object' && type !== 'array' && type !== 'boolean') f.values = null;
+    if (typeof v.pattern === 'string') f.patterns.add(v.pattern);
+    f.maxLength = widest(f.maxLength, v.maxLength, Math.max);
+    f.minLength = widest(f.minLength, v.minLength, Math.min);
+    f.minimum = widest(f.minimum, v.minimum, Math.min);
+    f.maximum = widest(f.maximum, v.maximum, Math.max);
+    f.minItems = widest(f.minItems, v.minItems, Math.min);
+    f.maxItems = widest(f.maxItems, v.maxItems, Math.max);
+    if (type === 'array') {
+      for (const item of variants(v.items, resolve, stack)) {
+        const itemType = typeof item.type === 'string' ? item.type : item.properties ? 'object' : undefined;
+        if (itemType) f.itemTypes.add(itemType);
+        if (typeof item.format === 'string') f.itemFormats.add(item.format);
+        if (Array.isArray(item.enum)) {
+          if (f.itemValues) for (const e of item.enum) f.itemValues.add(e);
+        } else if (itemType && itemType !== 'object') f.itemValues = null;
+      }
+    }
+  }
+}
+
+const sorted = (s: Set<string>) => [...s].sort();
+
+function describe(f: Seen): PlatformField {
+  const d: PlatformField = { type: sorted(f.types) };
+  if (f.formats.size > 0) d.format = sorted(f.formats);
+  const scalar = f.types.size > 0 && [...f.types].every((t) => t === 'string' || t === 'integer' || t === 'number');
+  if (scalar && f.values && f.values.size > 0) d.enum = [...f.values];
+  if (f.nullable) d.nullable = true;
+  if (f.requiredEverywhere) d.required = true;
+  for (const k of ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems'] as const) if (f[k] !== undefined) d[k] = f[k];
+  if (f.patterns.size > 0) d.pattern = sorted(f.patterns);
+  if (f.itemTypes.size > 0 && !f.itemTypes.has('object')) {
+    d.items = { type: sorted(f.itemTypes) };
+    if (f.itemFormats.size > 0) d.items.format = sorted(f.itemFormats);
+    if (f.itemValues && f.itemValues.size > 0) d.items.enum = [...f.itemValues];
+  }
+  return d;
+}
+
+/** This service's Account field paths (account/schema.ts), with their facts when `facts` is given. */
+export function servicePaths(facts?: Map<string, Seen>): Set<string> {
+  const byId = new Map<string, unknown>(REFERENCED_SCHEMAS.map((s) => [s.$id!, s]));
+  const ours = new Set<string>();
+  fieldPaths(AccountSchema, (ref) => byId.get(ref), '', ours, facts);
+  return ours;
+}
+
+/**
+ * The shared fields (the same path in both) whose platform values this service's schema does not
+ * list, each with those values: what "every platform value of a shared field" still lacks.
+ */
+function refusedValues(platform: Map<string, Seen>): string[] {
+  const facts = new Map<string, Seen>();
+  const ours = servicePaths(facts);
+  const out: string[] = [];
+  for (const [p, f] of platform) {
+    const o = facts.get(p);
+    if (!ours.has(p) || !o || !f.values || !o.values) continue;
+    const lacking = [...f.values].filter((v) => v !== null && !o.values!.has(v));
+    if (lacking.length > 0) out.push(`  ${p}: ${lacking.length} (${lacking.slice(0, 5).map((v) => JSON.stringify(v)).join(', ')}${lacking.length > 5 ? ', …' : ''})`);
+  }
+  return out;
 }
 
 function main(): void {
   const file = process.argv[2];
   if (!file) throw new Error('usage: tsx scripts/platformFields.ts <platform openapi as JSON>');
   const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { components: { schemas: Json } };
+  const resolve = (ref: string) => doc.components.schemas[ref.replace('#/components/schemas/', '')];
   const platform = new Set<string>();
-  fieldPaths({ $ref: '#/components/schemas/EnergyAccount' }, (ref) => doc.components.schemas[ref.replace('#/components/schemas/', '')], '', platform);
+  const facts = new Map<string, Seen>();
+  fieldPaths({ $ref: '#/components/schemas/EnergyAccount' }, resolve, '', platform, facts);
+  const fields = Object.fromEntries([...platform].sort().map((p) => [p, describe(facts.get(p)!)]));
+  const source = "EnergyAccount of the platform's data-import OpenAPI document (docs/platform-compatibility.md)";
+  fs.writeFileSync(DESCRIPTION, `${JSON.stringify({ source, paths: platform.size, fields }, null, 1)}\n`);
 
-  const byId = new Map<string, unknown>(REFERENCED_SCHEMAS.map((s) => [s.$id!, s]));
-  const ours = new Set<string>();
-  fieldPaths(AccountSchema, (ref) => byId.get(ref), '', ours);
-
+  const refused = refusedValues(facts);
+  const ours = servicePaths();
   const parentOf = (p: string) => p.split('.').slice(0, -1).join('.').replace(/\.\*$/, '');
   const known = (p: string) => p === '' || ours.has(p);
   const missing = [...platform].filter((p) => !ours.has(p) && known(parentOf(p))).sort();
-  fs.writeFileSync(OUT, `${JSON.stringify({ source: 'EnergyAccount of the platform\'s data-import OpenAPI document (docs/platform-compatibility.md)', platform_paths: platform.size, service_paths: ours.size, fields: missing }, null, 2)}\n`);
-  process.stdout.write(`platform Account: ${platform.size} field paths; this service's: ${ours.size}; platform fields not imported (first level each): ${missing.length} -> ${path.relative(process.cwd(), OUT)}\n`);
+  const unaccepted = [...platform].filter((p) => !ours.has(p)).length;
+  fs.writeFileSync(UNIMPORTED, `${JSON.stringify({ source, platform_paths: platform.size, service_paths: ours.size, fields: missing }, null, 2)}\n`);
+  process.stdout.write(
+    `platform Account: ${platform.size} field paths (${unaccepted} not in this service's Account) -> ${path.relative(process.cwd(), DESCRIPTION)}; ` +
+      `this service's: ${ours.size}; platform fields not imported (first level each): ${missing.length} -> ${path.relative(process.cwd(), UNIMPORTED)}\n` +
+      `shared fields with platform values this service's schema does not list (campaign slugs are reference data): ${refused.length}\n${refused.join('\n')}\n`,
+  );
 }
 
-main();
+if (require.main === module) main();

@@ -15,6 +15,7 @@ export function checkCustomers(ctx: RuleContext): void {
   for (const [customer, attr, i] of okItems(ctx, ctx.account.customers, 'customers')) {
     checkPerson(ctx, customer, attr, ['customers', i]);
     checkPsr(ctx, customer, attr);
+    checkRoles(ctx, customer, attr);
   }
   const addresses = list<SupplyAddress>(ctx.account.supply_addresses);
   for (let a = 0; a < addresses.length; a++) {
@@ -74,6 +75,30 @@ function checkPsr(ctx: RuleContext, customer: Customer, attr: string): void {
     const canonical = /^\d+$/.test(code) ? String(Number(code)) : code;
     if (!ctx.ref.psrNeedsCodes.has(canonical)) {
       ctx.errors.add('psr_invalid_industry_code', `${pAttr}.${field}`, `Unknown PSR needs code ${code}.`);
+    }
+    if (psr.effective_to !== undefined && endsBeforeStart(psr.effective_from, psr.effective_to)) {
+      ctx.errors.add('psr_end_before_start', `${pAttr}.effective_to`, 'A PSR record ends (effective_to) before it starts (effective_from).');
+    }
+  }
+}
+
+/**
+ * Whether `to` is before `from`, each a date or a date-time as sent: two date-times compare as
+ * instants, otherwise the days compare (a record may start and end on one day).
+ */
+function endsBeforeStart(from: string, to: string): boolean {
+  if (from.length > 10 && to.length > 10) return Date.parse(to) < Date.parse(from);
+  return to.slice(0, 10) < from.slice(0, 10);
+}
+
+/** A person's roles on the account and on its portfolio: each role once per list. */
+function checkRoles(ctx: RuleContext, customer: Customer, attr: string): void {
+  for (const field of ['account_roles', 'portfolio_roles'] as const) {
+    const roles = list(customer[field]);
+    const seen = new Set<string>();
+    for (let r = 0; r < roles.length; r++) {
+      if (seen.has(roles[r])) ctx.errors.add('duplicate_customer_role', `${attr}.${field}.${r}`, `Role ${roles[r]} is given twice.`);
+      seen.add(roles[r]);
     }
   }
 }

@@ -1,9 +1,12 @@
 import type { PaymentSchedule } from '../schema';
 import { okItems, type RuleContext } from './context';
 
+/** When a schedule ends: the platform's `end_date`, else `debt_repayment_end_date`; undefined: open-ended. */
+const endOf = (s: PaymentSchedule): string | undefined => s.end_date ?? s.debt_repayment_end_date;
+
 /**
- * Payment schedule rules. A schedule ends on `debt_repayment_end_date` when it has one and is
- * open-ended otherwise (the spec gives schedules no other end date). Overlaps are found in one
+ * Payment schedule rules. A schedule ends on the platform's `end_date` when it has one, else on
+ * `debt_repayment_end_date`, and is open-ended otherwise. Overlaps are found in one
  * pass over the schedules sorted by start date (O(n log n)).
  */
 export function checkPaymentSchedules(ctx: RuleContext): void {
@@ -11,12 +14,13 @@ export function checkPaymentSchedules(ctx: RuleContext): void {
   let openEnded = 0;
   for (const [schedule, attr] of okItems(ctx, ctx.account.payment_schedules, 'payment_schedules')) {
     schedules.push([schedule, attr]);
-    const end = schedule.debt_repayment_end_date;
-    if (schedule.is_debt_repayment_plan === true && end === undefined) {
+    const end = endOf(schedule);
+    if (schedule.is_debt_repayment_plan === true && schedule.debt_repayment_end_date === undefined) {
       ctx.errors.add('debt_repayment_missing_end_date', `${attr}.debt_repayment_end_date`, 'A debt repayment plan needs an end date.');
     }
-    if (end !== undefined && end < schedule.start_date) {
-      ctx.errors.add('start_date_later_than_end_date', `${attr}.debt_repayment_end_date`, 'The end date is before the start date.');
+    for (const field of ['debt_repayment_end_date', 'end_date'] as const) {
+      const date = schedule[field];
+      if (date !== undefined && date < schedule.start_date) ctx.errors.add('start_date_later_than_end_date', `${attr}.${field}`, 'The end date is before the start date.');
     }
     if (end === undefined) {
       openEnded++;
@@ -28,7 +32,7 @@ export function checkPaymentSchedules(ctx: RuleContext): void {
   let openSeen = false; // an earlier schedule never ends
   let latestEnd: string | undefined; // latest end date among earlier finite schedules
   for (const [schedule, attr] of schedules) {
-    const end = schedule.debt_repayment_end_date;
+    const end = endOf(schedule);
     if (seenAny) {
       // Two open-ended schedules are reported as multiple_open_ended_payment_schedules instead.
       const overlaps = openSeen ? end !== undefined : latestEnd !== undefined && latestEnd >= schedule.start_date;

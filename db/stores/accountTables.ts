@@ -96,6 +96,12 @@ export const ACCOUNT_TABLES = {
     columns: {
       user_number: { type: 'text', notNull: true, write: (c) => c.input.userNumbers[c.index] },
       ...PERSON,
+      // Vulnerability and authority (db/migrations/0019_platform_account.ts); the roles as JSON arrays.
+      unable_to_read_meters: 'boolean',
+      deceased: 'text',
+      role: 'text',
+      account_roles: 'jsonb',
+      portfolio_roles: 'jsonb',
     },
   },
   account_user_preferences: {
@@ -109,6 +115,7 @@ export const ACCOUNT_TABLES = {
       opted_into_third_parties: 'boolean',
       opted_into_offers: 'boolean',
       is_user_psr_consent_obtained: 'boolean',
+      partner_password: 'text',
     },
   },
   psr_records: {
@@ -117,7 +124,14 @@ export const ACCOUNT_TABLES = {
     columns: {
       elec_industry_code: 'text',
       gas_industry_code: 'text',
-      effective_from: 'date',
+      // The field as sent (a date, or the platform's date-time) and its day, queryable (migration 0019).
+      effective_from_sent: { type: 'text', notNull: true, field: 'effective_from' },
+      effective_from: { type: 'date', write: (c) => String(c.item.effective_from).slice(0, 10) },
+      effective_to_sent: { type: 'text', field: 'effective_to' },
+      effective_to: { type: 'date', write: (c) => (c.item.effective_to === undefined ? null : String(c.item.effective_to).slice(0, 10)) },
+      // The payload's description; `description` below is the needs code's, from reference data.
+      given_description: { type: 'text', field: 'description' },
+      additional_information: 'text',
       // Not in the payload: filled from reference data by insertAccount.
       description: { type: 'text', notNull: true, write: () => '' },
     },
@@ -243,6 +257,15 @@ export const ACCOUNT_TABLES = {
       is_debt_repayment_plan: 'boolean',
       debt_repayment_element: 'text',
       debt_repayment_end_date: 'date',
+      // The platform's schedule detail (db/migrations/0019_platform_account.ts).
+      paid_by: 'text',
+      end_date: 'date',
+      trigger: 'text',
+      ledger_code: 'text',
+      balance_threshold: 'decimal',
+      delay_days: 'integer',
+      delay_strategy: 'text',
+      exempt_from_payment_adequacy: 'boolean',
     },
   },
   payment_instructions: {

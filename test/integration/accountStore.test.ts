@@ -82,6 +82,30 @@ describe('account store', () => {
     }
   });
 
+  it('reads back the platform\'s values of shared fields as sent: a PSR effective_from date-time, empty strings, the platform\'s value sets', async () => {
+    const account = variant('LEGACY-PLATFORM-VALUES');
+    account.customers[0]!.psr = [
+      { elec_industry_code: '14', effective_from: '2021-06-01T09:30:00+01:00' },
+      { gas_industry_code: '14', effective_from: '2021-06-01' },
+    ];
+    Object.assign(account, { sales_channel: '', account_type: 'DOMESTIC_OCCUPIER', communication_preference: 'PRINT', document_accessibility: 'SPOKEN', smart_read_frequency: 'DENIED' });
+    const meter = account.supply_addresses[0]!.meter_points[0]!.meters[0]!;
+    meter.smart_type = 'SMETS1_ENROLLED';
+    meter.reading_history![0]!.reading_type = 'ESTIMATE';
+    const tx = account.ledgers![0]!.current_statement_transactions![0]!;
+    Object.assign(tx, { type: 'SUPPLY_CHARGE', payment_type: 'DD_REGULAR_COLLECTION' });
+    Object.assign(account.payment_schedules![0]!, { frequency: 'FOUR_WEEKLY', means: 'PAYMENT_SLIP' });
+    const accountNumber = newAccountNumber();
+    const { accountId } = await t.db.transaction((trx) => insert(trx, account, accountNumber));
+    expect(await loadAccount(t.db, accountNumber)).toEqual(account);
+    // The PSR record's day stays queryable beside the field as sent (migration 0019).
+    const psr = await t.db('psr_records').where({ account_id: accountId }).orderBy('position').select('effective_from_sent', t.db.raw("to_char(effective_from, 'YYYY-MM-DD') AS day"));
+    expect(psr).toEqual([
+      { effective_from_sent: '2021-06-01T09:30:00+01:00', day: '2021-06-01' },
+      { effective_from_sent: '2021-06-01', day: '2021-06-01' },
+    ]);
+  });
+
   it('reads back every field of the Account schema, the example\'s and those it leaves out', async () => {
     const account = { ...variant('LEGACY-EVERY-FIELD'), unknown_occupier: false, operations_team_name: 'Migration Team B' };
     const address = account.supply_addresses[0]!;
@@ -99,6 +123,10 @@ describe('account store', () => {
       { given_name: '', family_name: 'Lettings Ltd' },
     ];
     address.meter_points[0]!.agreements![0]!.effective_to = '2026-12-31';
+    // Area 2 of issue 35: PSR and vulnerability.
+    Object.assign(account.customers[0]!.psr![0]!, { effective_to: '2027-01-01T00:00:00Z', description: 'Dialysis', additional_information: '' });
+    account.customers[0]!.customer_preferences!.partner_password = 'Bluebell7';
+    Object.assign(account.customers[1]!, { unable_to_read_meters: false, deceased: 'Confirmed', role: 'EXECUTOR', account_roles: ['EXECUTOR'], portfolio_roles: ['EXECUTOR'] });
     address.meter_points[1]!.meters[0]!.prepay_details = {
       debt_balance: '012.50',
       credit_balance: '3.20',
@@ -110,6 +138,15 @@ describe('account store', () => {
       is_debt_repayment_plan: true,
       debt_repayment_element: '4.00',
       debt_repayment_end_date: '2027-06-01',
+      // Area 3 of issue 35: the platform's schedule detail.
+      paid_by: 'FUEL_DIRECT',
+      end_date: '2027-06-01',
+      trigger: 'REGULAR',
+      ledger_code: 'MAIN',
+      balance_threshold: '-050.00',
+      delay_days: 3,
+      delay_strategy: 'WORKING_DAYS',
+      exempt_from_payment_adequacy: true,
     });
     account.dunning_path = { path_name: 'standard-domestic', start_date: '2026-11-01' };
     account.payment_instructions = [

@@ -8,7 +8,13 @@ const byId = new Map<string, TSchema>(REFERENCED_SCHEMAS.map((s) => [`${s.$id}`,
 /** The schema's leaf fields as paths: `.supply_addresses[].meter_points[].identifier`. */
 export function schemaFields(schema: TSchema, path = '', out: string[] = []): string[] {
   const s = (schema.$ref ? byId.get(schema.$ref as string) : schema) as TSchema;
-  if (s.type === 'array') return schemaFields(s.items as TSchema, `${path}[]`, out);
+  const items = s.type === 'array' ? ((s.items as TSchema).$ref ? byId.get((s.items as TSchema).$ref as string) : s.items) as TSchema : undefined;
+  // An array of scalars (a customer's roles) is stored whole, like a leaf.
+  if (items && items.type !== 'object') {
+    out.push(path);
+    return out;
+  }
+  if (items) return schemaFields(items, `${path}[]`, out);
   const properties = s.type === 'object' ? (s.properties as Record<string, TSchema> | undefined) : undefined;
   // An object without properties (metadata's free-form value) is stored whole, like a leaf.
   if (!properties || Object.keys(properties).length === 0) out.push(path);
@@ -18,7 +24,8 @@ export function schemaFields(schema: TSchema, path = '', out: string[] = []): st
 
 /** The leaf fields set in `value` (each path once), for checking that a test payload sets them all. */
 export function dataFields(value: unknown, path = '', out = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const v of value) dataFields(v, `${path}[]`, out);
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => v === null || typeof v !== 'object')) out.add(path);
+  else if (Array.isArray(value)) for (const v of value) dataFields(v, `${path}[]`, out);
   else if (value !== null && typeof value === 'object' && path !== '.metadata[].value') {
     for (const [k, v] of Object.entries(value)) dataFields(v, `${path}.${k}`, out);
   } else out.add(path);

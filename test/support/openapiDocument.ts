@@ -16,6 +16,7 @@ export function documentAjv(doc: OpenApiDocument = openApiDocument()): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   ajv.addFormat('date', { type: 'string', validate: isIsoDate });
   ajv.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
+  ajv.addFormat('date-or-date-time', { type: 'string', validate: (v: string) => isIsoDate(v) || isIsoDateTime(v) });
   ajv.addFormat('decimal', { type: 'string', validate: (v: string) => DECIMAL_RE.test(v) });
   ajv.addFormat('uuid', true);
   // The document's own top-level fields are not JSON Schema: declared so strict mode lets the

@@ -52,6 +52,25 @@ describe('ledger, payment schedule and other account-level rules', () => {
       (a) => Object.assign(a.payment_schedules[0], { is_debt_repayment_plan: true, debt_repayment_end_date: '2023-12-31' }),
       ['start_date_later_than_end_date@payment_schedules.0.debt_repayment_end_date'],
     ],
+    // Area 3 of issue 35: the platform's schedule detail.
+    [
+      'a Fuel Direct schedule with the platform\'s detail validates',
+      (a) => Object.assign(a.payment_schedules[0], { paid_by: 'FUEL_DIRECT', end_date: '2026-12-31', trigger: 'REGULAR', ledger_code: 'MAIN', balance_threshold: '-50.00', delay_days: 2, delay_strategy: 'FIXED', exempt_from_payment_adequacy: true }),
+      [],
+    ],
+    ['a schedule whose end_date is before its start is start_date_later_than_end_date', (a) => (a.payment_schedules[0].end_date = '2024-01-02'), ['start_date_later_than_end_date@payment_schedules.0.end_date']],
+    [
+      'end_date ends a schedule: a second one starting after it does not overlap',
+      (a) => ((a.payment_schedules[0].end_date = '2024-12-31'), a.payment_schedules.push({ ...a.payment_schedules[0], end_date: undefined, start_date: '2025-01-03' })),
+      [],
+    ],
+    [
+      'a schedule starting before another\'s end_date overlaps it',
+      (a) => ((a.payment_schedules[0].end_date = '2024-12-31'), a.payment_schedules.push({ amount: '10.00', frequency: 'MONTHLY', means: 'DD', start_date: '2024-06-01' })),
+      ['payment_schedule_date_overlaps@payment_schedules.1.start_date'],
+    ],
+    ['paid_by takes the platform\'s values only', (a) => (a.payment_schedules[0].paid_by = 'DWP'), ['invalid_choice@payment_schedules.0.paid_by']],
+    ['a negative delay_days is min_value', (a) => (a.payment_schedules[0].delay_days = -1), ['min_value@payment_schedules.0.delay_days']],
     ['a statement period ending before it starts is start_date_later_than_end_date', (a) => (a.statements[0].bill_period_to_date = '2026-09-30'), ['start_date_later_than_end_date@statements.0.bill_period_to_date']],
     ['a tax year of non-consecutive years is incorrect_format_for_tax_year', (a) => (a.warm_home_discount[0].tax_year = '2025/27'), ['incorrect_format_for_tax_year@warm_home_discount.0.tax_year']],
     ['a tax year in another form is incorrect_format_for_tax_year', (a) => (a.warm_home_discount[0].tax_year = '2025-26'), ['incorrect_format_for_tax_year@warm_home_discount.0.tax_year']],
