@@ -5,3 +5,5 @@ export { generateBook, generateBookEntries, externalAccountNumber, DEFAULT_PREFI
 export { PROFILES, PROFILE_SIZES, type Profile } from './profiles';
 export { VIOLATIONS, DEFAULT_VIOLATION_CODES, violationsFor, type ExpectedError, type Violation } from './violations';
 export { writeBook, type WriteBookOptions, type WriteBookSummary } from './write';
+export { MIXED_SHARES } from './profiles';
+export { accountPaths, ALTERNATIVES, NEVER_CARRIED, under, type AccountPaths, type Alternative } from './full/paths';
