@@ -19,8 +19,9 @@ import { agreementDetail } from './agreements';
  * - Gas, on prepayment: an imperial token meter (SCFH, 4 dials) exchanged for a metric token
  *   meter (SCMH); the customer tops up (ledger payments to the meter's serial).
  * Old meters carry their own last billed date, transfer readings and opening/removal reads; new
- * ones the account's. Fields a meter of that kind would not have (`units_of_measure` on
- * electricity, `export_type` on gas, smart fields on a non-smart meter) are never set.
+ * ones the account's. Fields of the other fuel (docs/spec/RULES.md, field_not_for_supply_type:
+ * `units_of_measure` or a meter's own `last_billed_to_date` on electricity, `export_type`,
+ * `agents`, `is_deenergised`… on gas) and smart fields on a non-smart meter are never set.
  */
 
 /** A day strictly between the supply start and the first monthly reading: when the meters were exchanged. */
@@ -190,7 +191,6 @@ function gas(ctx: FullContext, plan: MeterPointPlan, exchange: string): { mp: Js
     mam_to_appoint: 'DSH',
     ldz: regionOf(ctx).ldz,
     regular_reading_cycle: 'M',
-    is_deenergised: false,
     last_billed_to_date: ctx.lastBilled,
     supply_end_date: null,
     smart_refusal_interest: { type: 'NOT_AT_THE_MOMENT', date: addDays(ctx.today, -ctx.rng.int(30, 300)), refusal_reason: ctx.rng.pick(reasons), source: 'EMAIL' },
