@@ -14,6 +14,8 @@ export interface RequiredFeatures {
   electricity?: boolean;
   warmHomeDiscount?: boolean;
   metadata?: boolean;
+  /** The spec's ledgers[] (a full account may send the platform's top-level ledger instead). */
+  ledgers?: boolean;
 }
 
 export interface GenerateAccountOptions {
@@ -95,7 +97,7 @@ export function generateAccount(rng: Rng, opts: GenerateAccountOptions): Account
   const today = opts.today ?? londonToday(new Date());
   const external = opts.externalAccountNumber;
   const profile = resolveProfile(opts.profile ?? 'typical', rng);
-  if (profile === 'full') return fullAccount(rng, { externalAccountNumber: external, supplier: opts.supplier ?? DEFAULT_SUPPLIER, today });
+  if (profile === 'full') return fullAccount(rng, { externalAccountNumber: external, supplier: opts.supplier ?? DEFAULT_SUPPLIER, today, ledgers: opts.require?.ledgers });
   const sizes = PROFILE_SIZES[profile];
   const require = opts.require ?? {};
 

@@ -24,9 +24,6 @@ export interface ExpectedError {
 }
 
 const MP0 = 'supply_addresses.0.meter_points.0';
-const TRANSACTION_LISTS = ['current_statement_transactions', 'historical_statement_transactions'] as const;
-/** A ledger's transactions: a ledgers[] item, or the Account itself in the platform's top-level form. */
-type TransactionLists = Partial<Record<(typeof TRANSACTION_LISTS)[number], Transaction[]>>;
 
 function firstMeterPoint(a: Account) {
   return a.supply_addresses[0]!.meter_points[0]!;
@@ -65,15 +62,17 @@ const VIOLATION_LIST: Violation[] = [
   },
   {
     code: 'duplicate_transaction_ids',
+    // A full account sends the spec's ledgers[] for it (its other form is the platform's top-level ledger).
+    require: { ledgers: true },
     apply(a) {
-      // The validator reads ledgers in order (the platform's top-level ledger, a full account's
-      // other form, first), current before historical transactions, and reports the later of two
-      // equal ids.
+      // The validator reads ledgers in order, current before historical transactions, and
+      // reports the later of two equal ids.
       const order: [Transaction, string][] = [];
-      const ledgers: [TransactionLists, string][] = [[mutable(a) as TransactionLists, ''], ...(a.ledgers ?? []).map((ledger, l): [TransactionLists, string] => [ledger, `ledgers.${l}.`])];
-      for (const [ledger, prefix] of ledgers) {
-        for (const field of TRANSACTION_LISTS) (ledger[field] ?? []).forEach((tx, t) => order.push([tx, `${prefix}${field}.${t}.transaction_id`]));
-      }
+      a.ledgers!.forEach((ledger, l) => {
+        for (const field of ['current_statement_transactions', 'historical_statement_transactions'] as const) {
+          (ledger[field] ?? []).forEach((tx, t) => order.push([tx, `ledgers.${l}.${field}.${t}.transaction_id`]));
+        }
+      });
       const [last, attr] = order[order.length - 1]!;
       last.transaction_id = order[0]![0].transaction_id;
       return attr;
@@ -170,11 +169,9 @@ const VIOLATION_LIST: Violation[] = [
   {
     code: 'campaign_not_found',
     apply(a) {
-      // A full account may name its campaigns by campaign_name: the unknown one is named the same way.
-      const campaigns = (a.account_campaigns ??= []) as Record<string, unknown>[];
-      const byName = campaigns.some((c) => c.campaign_name !== undefined);
-      campaigns.push(byName ? { campaign_name: 'Spring Saver 2019', campaign_note: 'Legacy campaign' } : { slug: 'spring-saver-2019', campaign_note: 'Legacy campaign' });
-      return `account_campaigns.${campaigns.length - 1}.${byName ? 'campaign_name' : 'slug'}`;
+      const campaigns = (a.account_campaigns ??= []);
+      campaigns.push({ slug: 'spring-saver-2019', campaign_note: 'Legacy campaign' });
+      return `account_campaigns.${campaigns.length - 1}.slug`;
     },
   },
   {

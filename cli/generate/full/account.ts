@@ -25,9 +25,9 @@ export interface FullAccountOptions {
   externalAccountNumber: string;
   supplier: string;
   today: string;
+  /** Send the spec's ledgers[] (else one of the two forms at random). */
+  ledgers?: boolean;
 }
-
-const CAMPAIGN_NAMES = ['Breathing Space', 'Debt Payment Required', 'Complaint Bill-Hold'] as const;
 
 /** A GB delivery point identifier: the postcode without its space and a delivery point suffix. */
 const dpid = (rng: Rng, postcode: string) => `${postcode.replace(' ', '')}${rng.int(1, 9)}${rng.pick(['A', 'B', 'D', 'E', 'F'])}`;
@@ -107,10 +107,13 @@ function ledgerFields(ctx: FullContext, ledger: FullLedger, issued: string, topL
   return topLevel ? statement : { ledgers: [{ ...statement, ledger_balance: pence(ledger.balance) }] };
 }
 
-function campaigns(ctx: FullContext, byName: boolean): Json[] {
+/**
+ * The account's campaign: this service requires the slug (its reference data's), the platform's
+ * campaign name rides along (the platform itself takes one or the other).
+ */
+function campaigns(ctx: FullContext): Json[] {
   const start = addDays(ctx.today, -ctx.rng.int(10, 60));
-  const id = byName ? { campaign_name: ctx.rng.pick(CAMPAIGN_NAMES) } : { slug: 'winter-support-2026' };
-  return [{ ...id, campaign_note: 'Enrolled by the collections team.', start_date: start, expiry_date: addDays(start, 90) }];
+  return [{ slug: 'winter-support-2026', campaign_name: 'Small Business Vulnerability', campaign_note: 'Enrolled by the collections team.', start_date: start, expiry_date: addDays(start, 90) }];
 }
 
 export function fullAccount(rng: Rng, opts: FullAccountOptions): Account {
@@ -172,7 +175,7 @@ export function fullAccount(rng: Rng, opts: FullAccountOptions): Account {
     operations_team_name: 'SME Accounts',
     supply_addresses: [supplyAddress],
     transfer_balance: pence(ledger.balance),
-    ...ledgerFields(ctx, ledger, (bills[bills.length - 1]?.issued_date as string | undefined) ?? addDays(lastBilled, 2), rng.chance(0.5)),
+    ...ledgerFields(ctx, ledger, (bills[bills.length - 1]?.issued_date as string | undefined) ?? addDays(lastBilled, 2), rng.chance(0.5) && opts.ledgers !== true),
     last_billed_to_date: lastBilled,
     account_billing_options: { use_industry_billing: false, period_length: 'MONTHLY', period_length_multiplier: 1, period_start_day: 1, period_start_month: Number(supplyStart.slice(5, 7)) },
     next_bill_due_date: addDays(lastBilled, rng.int(28, 33)),
@@ -195,7 +198,7 @@ export function fullAccount(rng: Rng, opts: FullAccountOptions): Account {
     ],
     notes: notes(ctx, firm),
     statements: bills,
-    account_campaigns: campaigns(ctx, rng.chance(0.5)),
+    account_campaigns: campaigns(ctx),
     metadata: [{ key: 'legacy_account_segment', value: { segment: 'SME', band: 'MICRO' } }],
     consents: accountConsents(ctx),
     complaints: complaints(ctx, customers[0]!),

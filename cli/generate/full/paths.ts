@@ -37,11 +37,6 @@ export const ALTERNATIVES: readonly Alternative[] = [
     },
   },
   {
-    name: 'campaign identifier',
-    why: 'inconsistent_campaign_identifiers, campaign_name_and_slug_provided',
-    options: { slug: ['account_campaigns.*.slug'], campaign_name: ['account_campaigns.*.campaign_name'] },
-  },
-  {
     name: 'payment review',
     why: 'payment_adequacy_changes_and_last_payment_review_date_provided',
     options: { 'adequacy changes': ['payment_adequacy_changes'], 'last review date': ['last_payment_review_date'] },
