@@ -74,8 +74,12 @@ export function vatNumber(rng: Rng): string {
   return `GB${body}${String((97 - (sum % 97)) % 97).padStart(2, '0')}`;
 }
 
-/** A Companies House number: 8 digits in England and Wales, "SC" and 6 digits in Scotland. */
-export function companyNumber(rng: Rng, scotland: boolean): string {
+/**
+ * A Companies House number: a company's 8 digits in England and Wales ("SC" and 6 digits in
+ * Scotland), a limited liability partnership's "OC" and 6 digits ("SO" in Scotland).
+ */
+export function companyNumber(rng: Rng, scotland: boolean, llp = false): string {
+  if (llp) return `${scotland ? 'SO' : 'OC'}${digits(rng, 6)}`;
   return scotland ? `SC${digits(rng, 6)}` : `${rng.pick(['0', '1'])}${digits(rng, 7)}`;
 }
 

@@ -32,13 +32,23 @@ export interface FullAccountOptions {
 /** A GB delivery point identifier: the postcode without its space and a delivery point suffix. */
 const dpid = (rng: Rng, postcode: string) => `${postcode.replace(' ', '')}${rng.int(1, 9)}${rng.pick(['A', 'B', 'D', 'E', 'F'])}`;
 
+/** "Wójcik Café Ltd" → "wojcik-cafe": a company's e-mail domain label. */
+const domainOf = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/ (ltd|llp)$/, '')
+    .replace(/[^a-z]+/g, '-')
+    .replace(/^-|-$/g, '');
+
 function billing(ctx: FullContext, c: Company, site: Address, owner: Json, legacy: boolean): Json {
   const common = {
     billing_name: c.name,
     billing_sub_name: `For the attention of ${owner.given_name} ${owner.family_name}`,
     billing_attention_of: 'Accounts Payable',
     billing_customer_reference: `Energy supply, ${site.lines.filter((l) => l !== '')[0]}`,
-    billing_email: `accounts@${c.name.toLowerCase().replace(/[^a-z]+/g, '-').replace(/-(ltd|llp)?-?$/, '')}.example.co.uk`,
+    billing_email: `accounts@${domainOf(c.name)}.example.co.uk`,
   };
   if (legacy) {
     const [a1, a2, a3, a4, a5] = site.lines;

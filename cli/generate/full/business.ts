@@ -38,7 +38,7 @@ export function company(ctx: FullContext, familyName: string): Company {
   const scotland = ['Edinburgh', 'Glasgow'].includes(ctx.town.town);
   return {
     name: `${familyName} ${k.kind} ${type === 'LLP' ? 'LLP' : 'Ltd'}`,
-    number: companyNumber(ctx.rng, scotland),
+    number: companyNumber(ctx.rng, scotland, type === 'LLP'),
     type,
     vat: vatNumber(ctx.rng),
     sic: k.sic,
