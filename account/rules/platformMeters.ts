@@ -33,8 +33,10 @@ const DEVICE_ID = /^(?:[0-9A-Fa-f]{16}|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){7})$/;
  *   and not NONE (smart_details_provided_for_non_smart_meter); the device id well formed
  *   (invalid_smart_device_id); commissioning not after today (future_smart_meter_commission_date)
  *   nor before the meter was installed (smart_commissioned_before_installed);
- * - an electricity prepay meter's prepay_customer_reference_number is an integer once whitespace
- *   is removed (invalid_prepay_customer_reference_number).
+ * - prepay_customer_reference_number only on a prepay meter, like prepay_details
+ *   (prepay_details_on_non_prepay_meter: the platform's "prepay fields only on prepay meters"); on
+ *   an electricity meter it is an integer once whitespace is removed
+ *   (invalid_prepay_customer_reference_number).
  * A meter removed before it was installed is found with the other periods (periods.ts).
  */
 export function checkPlatformMeters(ctx: RuleContext): void {
@@ -69,7 +71,10 @@ export function checkPlatformMeters(ctx: RuleContext): void {
         }
       }
       const prepayReference = text(meter, 'prepay_customer_reference_number');
-      if (fuel === 'ELECTRICITY' && meter.is_prepay === true && prepayReference !== undefined && !/^[+-]?\d+$/.test(prepayReference.replace(/\s+/g, ''))) {
+      if (prepayReference === undefined) continue;
+      if (meter.is_prepay !== true) {
+        ctx.errors.add('prepay_details_on_non_prepay_meter', `${meterAttr}.prepay_customer_reference_number`, 'A prepay customer reference number is given for a meter that is not prepay.');
+      } else if (fuel === 'ELECTRICITY' && !/^[+-]?\d+$/.test(prepayReference.replace(/\s+/g, ''))) {
         ctx.errors.add('invalid_prepay_customer_reference_number', `${meterAttr}.prepay_customer_reference_number`, 'An electricity prepay customer reference number is a whole number (spaces aside).');
       }
     }
