@@ -35,39 +35,52 @@ export function given(o: Json, key: string): boolean {
   return o[key] !== undefined && o[key] !== null;
 }
 
-/** The records of the array `o[key]` that passed the shape check, with their attr and index (`base` is the array's attr). */
-export function* records(ctx: RuleContext, o: Json, key: string, base: string): Generator<[Json, string, number]> {
-  const items = o[key];
-  if (!Array.isArray(items)) return;
-  for (let i = 0; i < items.length; i++) {
-    const attr = `${base}.${i}`;
-    if (isRecord(items[i]) && ctx.ok(attr)) yield [items[i] as Json, attr, i];
-  }
-}
+/** A record with its attr and its index in its array (0 for a record outside any array). */
+export type At = [Json, string, number];
+
+const NONE: readonly At[] = Object.freeze([]);
 
 /**
- * The records at a dot pattern of the Account (`supply_addresses.*.property_administrators.*`,
- * `*` an array item) that passed the shape check, with their attr, in payload order.
+ * The records of the array `o[key]` that passed the shape check, with their attr and index (`base`
+ * is the array's attr). An array, not a generator: most platform lists are absent from most
+ * accounts, and an absent one costs a type test.
  */
-export function* each(ctx: RuleContext, pattern: string): Generator<[Json, string]> {
-  yield* walk(ctx, root(ctx), pattern.split('.'), 0, '');
+export function records(ctx: RuleContext, o: Json, key: string, base: string): readonly At[] {
+  const items = o[key];
+  if (!Array.isArray(items) || items.length === 0) return NONE;
+  const out: At[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const attr = `${base}.${i}`;
+    if (isRecord(items[i]) && ctx.ok(attr)) out.push([items[i] as Json, attr, i]);
+  }
+  return out;
 }
 
-function* walk(ctx: RuleContext, value: unknown, parts: string[], i: number, attr: string): Generator<[Json, string]> {
-  if (i === parts.length) {
-    if (isRecord(value)) yield [value, attr];
-    return;
-  }
-  const part = parts[i];
-  if (part === '*') {
-    if (!Array.isArray(value)) return;
-    for (let k = 0; k < value.length; k++) {
-      const at = `${attr}.${k}`;
-      if (ctx.ok(at)) yield* walk(ctx, value[k], parts, i + 1, at);
+const PATTERNS = new Map<string, string[]>();
+
+/**
+ * The records at a dot pattern of the Account (`supply_addresses.*.meter_points.*`, `*` an array
+ * item, always after a key) that passed the shape check, with their attr and index, in payload order.
+ */
+export function each(ctx: RuleContext, pattern: string): readonly At[] {
+  let parts = PATTERNS.get(pattern);
+  if (parts === undefined) PATTERNS.set(pattern, (parts = pattern.split('.')));
+  let level: readonly At[] = [[root(ctx), '', 0]];
+  for (let p = 0; p < parts.length; p++) {
+    const key = parts[p];
+    const items = parts[p + 1] === '*';
+    const next: At[] = [];
+    for (const [record, attr] of level) {
+      const value = record[key];
+      if (value === undefined || value === null) continue;
+      const at = attr === '' ? key : `${attr}.${key}`;
+      if (!ctx.ok(at)) continue;
+      if (items) next.push(...records(ctx, record, key, at));
+      else if (isRecord(value)) next.push([value, at, 0]);
     }
-    return;
+    if (next.length === 0) return NONE;
+    level = next;
+    if (items) p++;
   }
-  if (!isRecord(value)) return;
-  const at = attr === '' ? part : `${attr}.${part}`;
-  if (ctx.ok(at)) yield* walk(ctx, value[part], parts, i + 1, at);
+  return level;
 }

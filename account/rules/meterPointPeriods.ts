@@ -1,5 +1,6 @@
 import type { RuleContext } from './context';
-import { each, records, text, type Json } from './loose';
+import { records, text, type Json } from './loose';
+import { meterPoints } from './walk';
 
 /** One dated entry of a meter point's list, with its attr. */
 interface Entry {
@@ -26,7 +27,8 @@ interface Entry {
  * A list with an entry ending before it starts (reported by periods.ts) is not checked as a series.
  */
 export function checkMeterPointPeriods(ctx: RuleContext): void {
-  for (const [mp, attr] of each(ctx, 'supply_addresses.*.meter_points.*')) {
+  for (const { mp: typed, attr } of meterPoints(ctx)) {
+    const mp = typed as unknown as Json;
     checkConsecutive(ctx, entries(ctx, mp, 'capacity_values', attr, 'effective_from_date', 'effective_to_date'));
     const configuration = entries(ctx, mp, 'configuration_periods', attr, 'effective_from_date', 'effective_to_date');
     for (const e of configuration ?? []) {
@@ -39,12 +41,14 @@ export function checkMeterPointPeriods(ctx: RuleContext): void {
       }
     }
     checkConsecutive(ctx, configuration);
-    for (const list of ['vat_exemptions', 'ccl_exemptions']) checkTaxExemptions(ctx, entries(ctx, mp, list, attr, 'effective_from', 'effective_to'));
+    checkTaxExemptions(ctx, entries(ctx, mp, 'vat_exemptions', attr, 'effective_from', 'effective_to'));
+    checkTaxExemptions(ctx, entries(ctx, mp, 'ccl_exemptions', attr, 'effective_from', 'effective_to'));
   }
 }
 
-/** The entries of a list sorted by start (payload order among equal starts); undefined when one ends before it starts. */
+/** The entries of a list sorted by start (payload order among equal starts); undefined when absent or when one ends before it starts. */
 function entries(ctx: RuleContext, mp: Json, list: string, mpAttr: string, fromKey: string, toKey: string): Entry[] | undefined {
+  if (!Array.isArray(mp[list])) return undefined; // most meter points: none of these lists
   const out: Entry[] = [];
   for (const [record, attr, index] of records(ctx, mp, list, `${mpAttr}.${list}`)) {
     const from = text(record, fromKey);

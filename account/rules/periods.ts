@@ -1,6 +1,6 @@
 import { londonToday } from '../dates';
 import type { RuleContext } from './context';
-import { each, text } from './loose';
+import { isRecord, text, type Json } from './loose';
 
 /**
  * Whether `to` is before `from`, each a date or a date-time as sent: two date-times compare as
@@ -68,15 +68,58 @@ const DETAIL: Record<EndRule['code'], string> = {
   note_unpin_at_earlier_than_creation_date: 'unpin_at is before created_at.',
 };
 
+/** END_RULES as a tree of the Account's paths, so that one walk visits each record once. */
+interface Node {
+  rules: EndRule[];
+  /** By key: whether its value is an array of records (a `*` follows), and the node of those records. */
+  children: Map<string, { array: boolean; node: Node }>;
+}
+
+function tree(rules: readonly EndRule[]): Node {
+  const top: Node = { rules: [], children: new Map() };
+  for (const rule of rules) {
+    const parts = rule.pattern.split('.');
+    let node = top;
+    for (let p = 0; p < parts.length; p++) {
+      const array = parts[p + 1] === '*';
+      let edge = node.children.get(parts[p]);
+      if (edge === undefined) node.children.set(parts[p], (edge = { array, node: { rules: [], children: new Map() } }));
+      node = edge.node;
+      if (array) p++;
+    }
+    node.rules.push(rule);
+  }
+  return top;
+}
+
+const END_TREE = tree(END_RULES);
+
 /** Every END_RULES period ends no earlier than it may; the error names the end field. */
 export function checkPeriodEnds(ctx: RuleContext): void {
-  for (const rule of END_RULES) {
-    for (const [record, attr] of each(ctx, rule.pattern)) {
-      const from = text(record, rule.from);
-      const to = text(record, rule.to);
-      if (from === undefined || to === undefined) continue;
-      const early = rule.code === 'start_date_same_as_end_date' ? endsNotAfter(from, to) : endsBefore(from, to);
-      if (early) ctx.errors.add(rule.code, `${attr}.${rule.to}`, DETAIL[rule.code]);
+  visit(ctx, ctx.account as unknown as Json, END_TREE, '');
+}
+
+function visit(ctx: RuleContext, record: Json, node: Node, attr: string): void {
+  for (const rule of node.rules) {
+    const from = text(record, rule.from);
+    const to = text(record, rule.to);
+    if (from === undefined || to === undefined) continue;
+    const early = rule.code === 'start_date_same_as_end_date' ? endsNotAfter(from, to) : endsBefore(from, to);
+    if (early) ctx.errors.add(rule.code, `${attr}.${rule.to}`, DETAIL[rule.code]);
+  }
+  for (const [key, { array, node: child }] of node.children) {
+    const value = record[key];
+    if (value === undefined || value === null) continue;
+    const at = attr === '' ? key : `${attr}.${key}`;
+    if (!ctx.ok(at)) continue;
+    if (!array) {
+      if (isRecord(value)) visit(ctx, value, child, at);
+      continue;
+    }
+    if (!Array.isArray(value)) continue;
+    for (let i = 0; i < value.length; i++) {
+      const itemAt = `${at}.${i}`;
+      if (isRecord(value[i]) && ctx.ok(itemAt)) visit(ctx, value[i] as Json, child, itemAt);
     }
   }
 }

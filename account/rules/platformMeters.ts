@@ -1,5 +1,6 @@
 import type { RuleContext } from './context';
-import { each, given, records, text } from './loose';
+import { given, records, text, type Json } from './loose';
+import { meterPoints } from './walk';
 
 /**
  * The platform's meter point and meter fields that belong to one fuel: its document describes an
@@ -40,7 +41,8 @@ const DEVICE_ID = /^(?:[0-9A-Fa-f]{16}|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){7})$/;
  * A meter removed before it was installed is found with the other periods (periods.ts).
  */
 export function checkPlatformMeters(ctx: RuleContext): void {
-  for (const [mp, attr] of each(ctx, 'supply_addresses.*.meter_points.*')) {
+  for (const { mp: typed, attr } of meterPoints(ctx)) {
+    const mp = typed as unknown as Json;
     const fuel = text(mp, 'supply_type');
     if (fuel !== 'ELECTRICITY' && fuel !== 'GAS') continue;
     const other = fuel === 'ELECTRICITY' ? 'GAS' : 'ELECTRICITY';
