@@ -1,8 +1,11 @@
 import Ajv from 'ajv';
 import { isIsoDate, isIsoDateTime } from './dates';
+import { checkEmail } from './rules/contacts';
 
 /** Decimal strings: optional minus, digits, optional fraction ("12.5", "-3.00"; not "1e3", "12,5", " 1"). */
 export const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+/** A time of day, 24-hour: "07:30", "23:59:59". */
+export const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
 
 // Ajv instances, one per purpose: account input with every error (`ajv`: payloads, task
 // params, top-ups, reference-data rows of the CLI), the account's first-error fast path
@@ -27,5 +30,9 @@ function addFormats(instance: Ajv): Ajv {
   instance.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
   instance.addFormat('date-or-date-time', { type: 'string', validate: (v: string) => isIsoDate(v) || isIsoDateTime(v) });
   instance.addFormat('decimal', { type: 'string', validate: (v: string) => DECIMAL_RE.test(v) });
+  // The platform's other formats (account/platformSchema.ts): an e-mail address (the syntax the
+  // customers' `email` rule checks), a time of day (HH:MM or HH:MM:SS).
+  instance.addFormat('email', { type: 'string', validate: (v: string) => checkEmail(v) !== 'invalid_email' });
+  instance.addFormat('time', { type: 'string', validate: (v: string) => TIME_RE.test(v) });
   return instance;
 }

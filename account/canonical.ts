@@ -83,7 +83,9 @@ function requiredOf(schema: Schema): ReadonlySet<string> {
 function canonicalNode(value: unknown, raw: Schema, field: string): unknown {
   const schema = resolve(raw);
   if (Array.isArray(value)) {
-    const items = schema.type === 'array' && isPlainObject(schema.items) ? (schema.items as Schema) : {};
+    // A nullable array's type is ['array', 'null'] (account/platformSchema.ts).
+    const isArray = schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
+    const items = isArray && isPlainObject(schema.items) ? (schema.items as Schema) : {};
     return value.map((v) => canonicalNode(v, items, field));
   }
   if (isPlainObject(value)) {

@@ -12,6 +12,8 @@ const FORMAT_CODES: Record<string, string> = {
   'date-time': 'invalid_datetime',
   'date-or-date-time': 'invalid_date',
   decimal: 'invalid_decimal',
+  email: 'invalid_email',
+  time: 'invalid_time',
 };
 
 function pointerParts(pointer: string): string[] {

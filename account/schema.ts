@@ -35,11 +35,18 @@
  */
 import { Type, type Static, type TOptional, type TSchema, type TString, type TProperties } from '@sinclair/typebox';
 import { withPlatformValues as platform } from './platformAccount';
+import { platformRest } from './platformSchema';
 
 const ID_PREFIX = 'https://schemas.data-import/account/';
 
-function obj<T extends TProperties>(name: string, properties: T) {
-  return Type.Object(properties, { $id: `${ID_PREFIX}${name}.json`, additionalProperties: false });
+/**
+ * An object of the Account: its hand-written fields, then the platform's other fields of the object
+ * at `platformPath` in account/platformAccount.json (account/platformSchema.ts builds them from
+ * the document's facts; they are not in the static type, rules read them loosely).
+ */
+function obj<T extends TProperties>(name: string, properties: T, platformPath?: string) {
+  const rest = platformPath === undefined ? {} : platformRest(platformPath, Object.keys(properties));
+  return Type.Object({ ...rest, ...properties } as T, { $id: `${ID_PREFIX}${name}.json`, additionalProperties: false });
 }
 
 const arr = <T extends TSchema>(items: T, maxItems: number) => Type.Array(items, { maxItems });
@@ -73,7 +80,8 @@ export const SUPPLY_TYPES = ['ELECTRICITY', 'GAS'] as const;
  * kept as sent.
  */
 const METER = 'supply_addresses.*.meter_points.*.meters.*';
-const SMART_INTEREST = 'supply_addresses.*.meter_points.*.smart_refusal_interest';
+const MP = 'supply_addresses.*.meter_points.*';
+const SMART_INTEREST = `${MP}.smart_refusal_interest`;
 export const READING_TYPES = platform(['CUSTOMER', 'ROUTINE', 'ESTIMATED', 'SMART', 'DEEMED', 'INDUSTRY'], `${METER}.reading_history.*.reading_type`);
 export const SMART_TYPES = platform(['SMETS1', 'SMETS2'], `${METER}.smart_type`);
 export const SMART_INTEREST_TYPES = platform(['INTERESTED', 'NOT_INTERESTED', 'REFUSED'], `${SMART_INTEREST}.type`);
@@ -135,7 +143,7 @@ export const PsrSchema = obj('Psr', {
   effective_to: Opt(DayOrInstant()),
   description: Opt(Text(10_000)),
   additional_information: Opt(Text(10_000)),
-});
+}, 'customers.*.psr.*');
 
 export const CustomerPreferencesSchema = obj('CustomerPreferences', {
   opted_into_sms: Opt(Type.Boolean()),
@@ -147,7 +155,7 @@ export const CustomerPreferencesSchema = obj('CustomerPreferences', {
   // The platform's partner_password: the password agreed with a PSR customer, which anyone calling
   // or visiting on the supplier's behalf gives. A secret: never in events or logs (docs/api.md).
   partner_password: Opt(Code(10)),
-});
+}, 'customers.*.customer_preferences');
 
 /** The person fields a customer and a property administrator share. */
 const personFields = () => ({
@@ -176,22 +184,22 @@ export const CustomerSchema = obj('Customer', {
   role: Opt(Enum(CUSTOMER_ROLES)),
   account_roles: Opt(arr(Enum(CUSTOMER_ROLES), CUSTOMER_ROLES.length)),
   portfolio_roles: Opt(arr(Enum(CUSTOMER_ROLES), CUSTOMER_ROLES.length)),
-});
+}, 'customers.*');
 
-export const PropertyAdministratorSchema = obj('PropertyAdministrator', personFields());
+export const PropertyAdministratorSchema = obj('PropertyAdministrator', personFields(), 'supply_addresses.*.property_administrators.*');
 
 export const AgreementSchema = obj('Agreement', {
   tariff_code: Code(128),
   effective_from: DateStr(),
   effective_to: Opt(DateStr()),
-});
+}, `${MP}.agreements.*`);
 
 export const RegisterSchema = obj('Register', {
   register_id: Code(32),
   tpr: Opt(Code(8)),
   number_of_digits: Opt(Type.Integer({ minimum: 1, maximum: 15 })),
   is_settlement: Opt(Type.Boolean()),
-});
+}, `${METER}.registers.*`);
 
 /** The fields a transfer reading and a historical reading share. */
 const readingFields = () => ({
@@ -201,24 +209,24 @@ const readingFields = () => ({
   reading_type: Enum(READING_TYPES),
 });
 
-export const TransferReadingSchema = obj('TransferReading', readingFields());
+export const TransferReadingSchema = obj('TransferReading', readingFields(), `${METER}.transfer_readings.*`);
 
 export const HistoricalReadingSchema = obj('HistoricalReading', {
   ...readingFields(),
   billed: Opt(Type.Boolean()),
-});
+}, `${METER}.reading_history.*`);
 
 export const GasDebtRepaymentOptionsSchema = obj('GasDebtRepaymentOptions', {
   weekly_min: Decimal(),
   weekly_max: Decimal(),
-});
+}, `${METER}.prepay_details.gas_debt_repayment_options`);
 
 export const PrepayDetailsSchema = obj('PrepayDetails', {
   debt_balance: Opt(Decimal()),
   credit_balance: Opt(Decimal()),
   transfer_vend_read_date: Opt(DateStr()),
   gas_debt_repayment_options: Opt(GasDebtRepaymentOptionsSchema),
-});
+}, `${METER}.prepay_details`);
 
 export const MeterSchema = obj('Meter', {
   meter_serial_number: Code(64),
@@ -230,27 +238,27 @@ export const MeterSchema = obj('Meter', {
   reading_history: Opt(arr(HistoricalReadingSchema, LIMITS.readings)),
   is_prepay: Opt(Type.Boolean()),
   prepay_details: Opt(PrepayDetailsSchema),
-});
+}, METER);
 
 export const SmartRefusalInterestSchema = obj('SmartRefusalInterest', {
   type: Enum(SMART_INTEREST_TYPES),
   date: Opt(DateStr()),
   refusal_reason: Opt(Enum(SMART_REFUSAL_REASONS)),
   source: Opt(Enum(CONTACT_SOURCES)),
-});
+}, SMART_INTEREST);
 
 export const EacSchema = obj('Eac', {
   effective_from: DateStr(),
   tpr: Code(16),
   consumption: Decimal(),
   source: Opt(Text(255)),
-});
+}, `${MP}.eac_history.*`);
 
 export const AqSchema = obj('Aq', {
   effective_from: DateStr(),
   effective_to: Opt(DateStr()),
   consumption: Decimal(),
-});
+}, `${MP}.aq_history.*`);
 
 export const MeterPointSchema = obj('MeterPoint', {
   identifier: Code(32),
@@ -267,7 +275,7 @@ export const MeterPointSchema = obj('MeterPoint', {
   smart_refusal_interest: Opt(SmartRefusalInterestSchema),
   eac_history: Opt(arr(EacSchema, LIMITS.history)),
   aq_history: Opt(arr(AqSchema, LIMITS.history)),
-});
+}, MP);
 
 export const SupplyAddressSchema = obj('SupplyAddress', {
   supply_address1: Code(512),
@@ -277,7 +285,7 @@ export const SupplyAddressSchema = obj('SupplyAddress', {
   customer_at_supply_address_from_date: Opt(DateStr()),
   meter_points: arr(MeterPointSchema, LIMITS.meterPoints),
   property_administrators: Opt(arr(PropertyAdministratorSchema, LIMITS.propertyAdministrators)),
-});
+}, 'supply_addresses.*');
 
 export const TransactionSchema = obj('Transaction', {
   transaction_id: Opt(Code(128)),
@@ -286,7 +294,7 @@ export const TransactionSchema = obj('Transaction', {
   type: Enum(TRANSACTION_TYPES),
   reason: Opt(Text(128)),
   payment_type: Opt(Enum(PAYMENT_TYPES)),
-});
+}, 'current_statement_transactions.*');
 
 export const LedgerSchema = obj('Ledger', {
   // By $ref: the one sub-schema used twice (ajv refuses one $id at two places).
@@ -321,7 +329,7 @@ export const PaymentScheduleSchema = obj('PaymentSchedule', {
   delay_days: Opt(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
   delay_strategy: Opt(Enum(PAYMENT_DELAY_STRATEGIES)),
   exempt_from_payment_adequacy: Opt(Type.Boolean()),
-});
+}, 'payment_schedules.*');
 
 /**
  * A payment instruction (a Direct Debit mandate, a card…): the platform's PaymentInstruction, with
@@ -342,7 +350,7 @@ export const PaymentInstructionSchema = obj('PaymentInstruction', {
   instruction_identifier: Opt(Code(512)),
   sort_code: Opt(Text(16)),
   bank_account_number: Opt(Text(16)),
-});
+}, 'payment_instructions.*');
 
 /** The platform's PaymentPreference `type` values (its discriminator). */
 export const PAYMENT_PREFERENCE_TYPES = ['ACTIVE_EXISTING', 'ACTIVE_NEW', 'PASSIVE'] as const;
@@ -358,70 +366,70 @@ export const InstructionReferenceParamsSchema = obj('InstructionReferenceParams'
   vendor_name: Opt(Enum(PAYMENT_INSTRUCTION_VENDORS)),
   vendor_reference: Opt(Code(512)),
   instruction_identifier: Opt(Code(512)),
-});
+}, 'payment_preferences.*.instruction_reference_params');
 
 /** The platform's PaymentPreference: how a ledger of the account pays (PASSIVE: no instruction). */
 export const PaymentPreferenceSchema = obj('PaymentPreference', {
   type: Enum(PAYMENT_PREFERENCE_TYPES),
   ledger_identifier: Code(128),
   instruction_reference_params: Opt(InstructionReferenceParamsSchema),
-});
+}, 'payment_preferences.*');
 
 export const ReferenceSchema = obj('Reference', {
   namespace: Code(64),
   value: Code(255),
-});
+}, 'references.*');
 
 export const DocumentPathSchema = obj('DocumentPath', {
   document_path: Code(1024),
-});
+}, 'notes.*.document_paths.*');
 
 export const NoteSchema = obj('Note', {
   created_at: DateTimeStr(),
   body: Opt(Text(100_000)),
   document_paths: Opt(arr(DocumentPathSchema, LIMITS.documentPaths)),
-});
+}, 'notes.*');
 
 export const StatementSchema = obj('Statement', {
   bill_period_from_date: DateStr(),
   bill_period_to_date: DateStr(),
   statement_path: Code(1024),
   statement_id: Code(128),
-});
+}, 'statements.*');
 
 export const WarmHomeDiscountSchema = obj('WarmHomeDiscount', {
   tax_year: Code(7),
   account_type: Enum(WHD_ACCOUNT_TYPES),
   group: Enum(WHD_GROUPS),
-});
+}, 'warm_home_discount.*');
 
 export const DunningPathSchema = obj('DunningPath', {
   path_name: Code(256),
   start_date: DateStr(),
-});
+}, 'dunning_path');
 
 export const AgedDebtSchema = obj('AgedDebt', {
   debt_amount: Decimal(),
   due_date: DateStr(),
-});
+}, 'debts.*.aged_debt.*');
 
 export const DebtSchema = obj('Debt', {
   agency_name: Opt(Text(256)),
   start_date: Opt(DateStr()),
   is_insolvent: Opt(Type.Boolean()),
   aged_debt: Opt(arr(AgedDebtSchema, LIMITS.records)),
-});
+}, 'debts.*');
 
 export const AccountCampaignSchema = obj('AccountCampaign', {
   slug: Code(128),
   campaign_note: Opt(Text(1000)),
-});
+}, 'account_campaigns.*');
 
 export const MetadataSchema = obj('Metadata', {
   key: Code(1024),
   // Free-form by the spec: the one object that accepts any properties.
   value: Type.Object({}, { additionalProperties: true }),
-});
+}, 'metadata.*');
 
 /** Schemas that AccountSchema reaches by `$ref`: register them (ajv.addSchema) before compiling it. */
 export const REFERENCED_SCHEMAS = [TransactionSchema] as const;
@@ -439,6 +447,14 @@ export const AccountSchema = obj('Account', {
   supply_addresses: arr(SupplyAddressSchema, LIMITS.supplyAddresses),
   transfer_balance: Opt(Decimal()),
   ledgers: Opt(arr(LedgerSchema, LIMITS.ledgers)),
+  // The platform's top-level ledger form: one ledger's transactions and last statement at the top
+  // of the Account, an alternative to ledgers[] (not both: ledger_forms_mixed). Stored as that
+  // ledger (db/stores/ledgerForm.ts); read back in the form it came in.
+  current_statement_transactions: Opt(arr(Type.Ref(TransactionSchema), LIMITS.transactions)),
+  historical_statement_transactions: Opt(arr(Type.Ref(TransactionSchema), LIMITS.transactions)),
+  last_statement_closing_date: Opt(DateStr()),
+  last_statement_balance: Opt(Decimal()),
+  last_statement_issue_date: Opt(DateStr()),
   last_billed_to_date: Opt(DateStr()),
   payment_schedules: Opt(arr(PaymentScheduleSchema, LIMITS.records)),
   payment_instructions: Opt(arr(PaymentInstructionSchema, 1)),
@@ -464,7 +480,7 @@ export const AccountSchema = obj('Account', {
   // operations team the account is assigned to on creation (a name, never blank).
   unknown_occupier: Opt(Type.Unsafe<boolean | null>({ type: ['boolean', 'null'] })),
   operations_team_name: Opt(Code(128)),
-});
+}, '');
 
 export type Account = Static<typeof AccountSchema>;
 export type Customer = Static<typeof CustomerSchema>;

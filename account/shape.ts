@@ -1,6 +1,5 @@
 import type { ValidateFunction } from 'ajv';
 import { ajv, ajvFirstError } from './ajv';
-import { platformFieldDetail } from './platformFields';
 import { translateAjvErrors } from './errors';
 import type { IssueList } from './issues';
 import { AccountSchema, REFERENCED_SCHEMAS, type Account } from './schema';
@@ -90,7 +89,7 @@ function isPlainObject(v: unknown): v is Json {
 
 function walk(nodeId: string, data: Json, prefix: string, out: IssueList): void {
   const node = nodes.get(nodeId) as Node;
-  if (!node.validate(data)) translateAjvErrors(node.validate.errors ?? [], data, out, prefix, platformFieldDetail);
+  if (!node.validate(data)) translateAjvErrors(node.validate.errors ?? [], data, out, prefix);
   for (const child of node.children) {
     if (out.dropped > 0) return;
     const value = data[child.field];

@@ -1,15 +1,14 @@
 /**
- * Derives, from the platform's data-import OpenAPI document, two files of account/:
- * - platformAccount.json: the platform's Account (EnergyAccount) as data — every field path with its
- *   types, formats, value sets, nullability, whether it is required, and its length, range and item
- *   constraints (facts of the document, not its text). No depth cap: a `$ref` already on the stack of
- *   the path being walked is a cycle and ends that branch. A path reached through several variants
- *   (oneOf/anyOf/allOf) merges them: the union of types, formats and value sets (a variant without a
- *   value set leaves the field open), the widest lengths and ranges, required only if every variant
- *   requires it.
- * - platformFields.json: the platform fields this service's Account does not have, each where a
- *   payload would first send it (a field whose parent this service knows): the validator's
- *   `unknown_field` detail reads it.
+ * Derives, from the platform's data-import OpenAPI document, account/platformAccount.json: the
+ * platform's Account (EnergyAccount) as data — every field path with its types, formats, value
+ * sets, nullability, whether it is required, and its length, range and item constraints (facts of
+ * the document, not its text). No depth cap: a `$ref` already on the stack of the path being walked
+ * is a cycle and ends that branch. A path reached through several variants (oneOf/anyOf/allOf)
+ * merges them: the union of types, formats and value sets (a variant without a value set leaves the
+ * field open), the widest lengths and ranges, required only if every variant requires it.
+ * account/platformSchema.ts builds the schema of the platform's fields from it, and
+ * db/stores/platformTables.ts their storage; the script reports any platform path this service's
+ * Account does not accept (none) and any platform value of a shared field its schema lacks.
  * Run by hand when the platform's document or account/schema.ts changes; the document itself is not
  * part of this repository (docs/platform-compatibility.md says where it is):
  *
@@ -28,7 +27,6 @@ import type { PlatformField } from '../account/platformAccount';
 
 type Json = Record<string, unknown>;
 const DESCRIPTION = path.join(__dirname, '..', 'account', 'platformAccount.json');
-const UNIMPORTED = path.join(__dirname, '..', 'account', 'platformFields.json');
 
 interface Seen {
   types: Set<string>;
@@ -190,14 +188,10 @@ function main(): void {
 
   const refused = refusedValues(facts);
   const ours = servicePaths();
-  const parentOf = (p: string) => p.split('.').slice(0, -1).join('.').replace(/\.\*$/, '');
-  const known = (p: string) => p === '' || ours.has(p);
-  const missing = [...platform].filter((p) => !ours.has(p) && known(parentOf(p))).sort();
-  const unaccepted = [...platform].filter((p) => !ours.has(p)).length;
-  fs.writeFileSync(UNIMPORTED, `${JSON.stringify({ source, platform_paths: platform.size, service_paths: ours.size, fields: missing }, null, 2)}\n`);
+  const unaccepted = [...platform].filter((p) => !ours.has(p)).sort();
   process.stdout.write(
-    `platform Account: ${platform.size} field paths (${unaccepted} not in this service's Account) -> ${path.relative(process.cwd(), DESCRIPTION)}; ` +
-      `this service's: ${ours.size}; platform fields not imported (first level each): ${missing.length} -> ${path.relative(process.cwd(), UNIMPORTED)}\n` +
+    `platform Account: ${platform.size} field paths -> ${path.relative(process.cwd(), DESCRIPTION)}; this service's: ${ours.size}; ` +
+      `platform paths this service's Account does not accept: ${unaccepted.length}${unaccepted.length ? `\n  ${unaccepted.join('\n  ')}` : ''}\n` +
       `shared fields with platform values this service's schema does not list (campaign slugs are reference data): ${refused.length}\n${refused.join('\n')}\n`,
   );
 }

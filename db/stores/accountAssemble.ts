@@ -1,6 +1,7 @@
 import { LAYOUT, type TableLayout } from './accountLayout';
 import type { AccountTable, Row } from './accountTables';
 import type { Account } from './accountTypes';
+import { fromStoredLedgers } from './ledgerForm';
 
 export interface CreatedAccount {
   accountId: number;
@@ -132,5 +133,5 @@ export function accountFromRows(account: Row, rows: LoadedRows, references: Row[
     return out;
   };
   // The rows were written from a validated Account, so reassembling them gives one back.
-  return assemble(LAYOUT.accounts, account) as unknown as Account;
+  return fromStoredLedgers(assemble(LAYOUT.accounts, account) as unknown as Account);
 }

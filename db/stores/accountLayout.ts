@@ -1,4 +1,4 @@
-import { ACCOUNT_TABLES, PARENT_COLUMN, TABLE_SPECS, type AccountTable, type ColumnType, type Row, type WriteContext } from './accountTables';
+import { PARENT_COLUMN, TABLE_SPECS, type AccountTable, type ColumnType, type Row, type WriteContext } from './accountTables';
 import type { Columns, PgType } from './unnestInsert';
 
 /**
@@ -100,7 +100,7 @@ function layoutOf(table: AccountTable): TableLayout {
   };
 }
 
-export const ACCOUNT_TABLE_NAMES = Object.keys(ACCOUNT_TABLES) as AccountTable[];
+export const ACCOUNT_TABLE_NAMES = Object.keys(TABLE_SPECS);
 
 export const LAYOUT = Object.fromEntries(ACCOUNT_TABLE_NAMES.map((t) => [t, layoutOf(t)])) as Record<
   AccountTable,

@@ -1,4 +1,5 @@
 import { LAYOUT, type TableLayout } from './accountLayout';
+import { toStoredLedgers } from './ledgerForm';
 import type { AccountTable, PlanInput, Row } from './accountTables';
 
 export type { PlanInput, Row } from './accountTables';
@@ -68,6 +69,6 @@ export function planAccountRows(input: PlanInput): AccountRows {
     }
   };
 
-  add(LAYOUT.accounts, input.account as unknown as Row, 0, [], 0, null);
+  add(LAYOUT.accounts, toStoredLedgers(input.account) as unknown as Row, 0, [], 0, null);
   return rows;
 }

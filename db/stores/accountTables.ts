@@ -1,5 +1,7 @@
 // long-file: the Account's storage described once: every table and column in one list.
-import type { TableSpec, WriteContext } from './accountTableSpec';
+import type { ColumnType, TableSpec, WriteContext } from './accountTableSpec';
+import { TOP_LEVEL_MARK } from './ledgerForm';
+import { platformTables } from './platformTables';
 
 export type { ColumnType, PlanInput, Row, WriteContext } from './accountTableSpec';
 
@@ -228,6 +230,8 @@ export const ACCOUNT_TABLES = {
       last_statement_balance: 'decimal',
       last_statement_issue_date: 'date',
       ledger_balance: 'decimal',
+      // The platform's top-level form (ledgerForm.ts): read back at the top of the Account.
+      top_level_form: { type: 'boolean', field: TOP_LEVEL_MARK },
     },
   },
   ledger_transactions: {
@@ -332,14 +336,30 @@ export const ACCOUNT_TABLES = {
   },
 } as const satisfies Record<string, TableSpec>;
 
-export type AccountTable = keyof typeof ACCOUNT_TABLES;
+/**
+ * The platform's other fields (platformTables.ts): columns added to the tables above and tables of
+ * their own, worked out from account/platformAccount.json.
+ */
+const PLATFORM = platformTables(ACCOUNT_TABLES);
 
-export const TABLE_SPECS = ACCOUNT_TABLES as Readonly<Record<AccountTable, TableSpec>>;
+/** A table of the account: one of ACCOUNT_TABLES or of the platform's (platformTables.ts). */
+export type AccountTable = string;
+
+/** Every table of the account, parents before children: the hand-described ones, then the platform's. */
+export const TABLE_SPECS: Readonly<Record<AccountTable, TableSpec>> = {
+  ...Object.fromEntries(
+    Object.entries(ACCOUNT_TABLES as Readonly<Record<string, TableSpec>>).map(([table, spec]) => [
+      table,
+      { ...spec, columns: { ...spec.columns, ...(PLATFORM.added[table] ?? {}) } as Record<string, ColumnType> },
+    ]),
+  ),
+  ...PLATFORM.tables,
+};
 
 /** Tables whose rows belong to an account through `account_id` (all but accounts and account_references). */
-export const OWNED_TABLES = (Object.keys(ACCOUNT_TABLES) as AccountTable[]).filter(
-  (t) => t !== 'accounts' && !TABLE_SPECS[t].byAccountNumber,
-) as Exclude<AccountTable, 'accounts' | 'account_references'>[];
+export const OWNED_TABLES: readonly AccountTable[] = Object.keys(TABLE_SPECS).filter(
+  (t) => t !== 'accounts' && !TABLE_SPECS[t]!.byAccountNumber,
+);
 
 /** The column holding the parent's id: account_users → account_user_id, properties → property_id. */
 export const PARENT_COLUMN: Readonly<Record<string, string>> = {
@@ -350,4 +370,5 @@ export const PARENT_COLUMN: Readonly<Record<string, string>> = {
   ledgers: 'ledger_id',
   notes: 'note_id',
   debts: 'debt_id',
+  ...PLATFORM.parentColumns,
 };

@@ -13,6 +13,7 @@ import {
 } from '../../db/stores/accountStore';
 import { AccountSchema } from '../../account/schema';
 import { dataFields, schemaFields } from '../support/accountFields';
+import { everyPlatformField, fill, platformSample } from '../support/platformSample';
 import { createTestDatabase, TestDatabase } from '../support/db';
 
 const EXAMPLE_PATH = path.join(__dirname, '../../examples/account-dual-fuel.json');
@@ -170,12 +171,40 @@ describe('account store', () => {
       },
       {},
     ];
-    const missing = schemaFields(AccountSchema).filter((f) => !dataFields(account).has(f));
+    // Issue 35: every other field of the platform's Account, sample values (test/support/platformSample.ts).
+    everyPlatformField(account);
+    // The platform's forms of the same data, on a second account: the top-level ledger and one `debt`.
+    const platformForms = variant('LEGACY-PLATFORM-FORMS') as Record<string, unknown>;
+    const ledger = (platformForms.ledgers as Record<string, unknown>[])[0]!;
+    delete platformForms.ledgers;
+    delete platformForms.debts;
+    Object.assign(platformForms, {
+      current_statement_transactions: ledger.current_statement_transactions,
+      historical_statement_transactions: ledger.historical_statement_transactions,
+      last_statement_closing_date: '2026-10-31',
+      last_statement_balance: '-12.40',
+      last_statement_issue_date: '2026-11-02',
+      debt: platformSample('debt'),
+    });
+    fill(platformForms, '');
+    const leaves = new Set(schemaFields(AccountSchema));
+    const set = new Set([...dataFields(account, '', new Set(), leaves), ...dataFields(platformForms, '', new Set(), leaves)]);
+    const missing = [...leaves].filter((f) => !set.has(f));
     expect(missing).toEqual([]);
 
     const accountNumber = newAccountNumber();
     await t.db.transaction((trx) => insert(trx, account, accountNumber));
     expect(await loadAccount(t.db, accountNumber)).toEqual(account);
+    const formsNumber = newAccountNumber();
+    await t.db.transaction((trx) => insert(trx, platformForms as unknown as Account, formsNumber));
+    expect(await loadAccount(t.db, formsNumber)).toEqual(platformForms);
+    // Stored as the spec's ledger is: one ledgers row, its transactions in ledger_transactions.
+    const stored = await t.db.raw(
+      `SELECT l.top_level_form, count(x.id)::int AS transactions FROM ledgers l JOIN accounts a ON a.id = l.account_id
+         LEFT JOIN ledger_transactions x ON x.ledger_id = l.id WHERE a.number = ? GROUP BY l.id`,
+      [formsNumber],
+    );
+    expect(stored.rows).toEqual([{ top_level_form: true, transactions: (ledger.current_statement_transactions as unknown[]).length + ((ledger.historical_statement_transactions as unknown[] | undefined)?.length ?? 0) }]);
   });
 
   it('returns the ids and numbers the import events need', async () => {

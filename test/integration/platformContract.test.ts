@@ -5,7 +5,6 @@ import { startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { createOrganisation, grantSupplier, issueApiKey } from '../../auth/store';
 import { createSupplier } from '../../suppliers/store';
-import { PLATFORM_ONLY_FIELDS } from '../../account/platformFields';
 import type { Config } from '../../lib/config';
 import { insertAccount } from '../../db/stores/accountStore';
 import type { Account } from '../../account/schema';
@@ -409,27 +408,20 @@ describe('platform clients work unchanged: every error in the shape the platform
     expect(res.body.non_field_errors).toEqual(expect.arrayContaining([expect.stringMatching(/^extra: /)]));
   });
 
-  it('says a platform Account field is one this service does not import, still unknown_field', async () => {
-    const body = { ...account('DEMO_ENERGY'), business: { name: 'X' }, customers: [{ ...(uniqueAccount('CONTRACT-1').customers as Record<string, unknown>[])[0], consents: [] }] };
+  it("accepts the platform Account's fields through the API, and keeps unknown_field for a field neither documents", async () => {
+    const body = {
+      ...account('DEMO_ENERGY'),
+      business: { company_name: 'Hollybush Bakery Ltd', company_number: '01234567' },
+      customers: [{ ...(uniqueAccount('CONTRACT-1').customers as Record<string, unknown>[])[0], consents: [] }],
+    };
     const res = await request(app.callback()).post('/v2/data-import/accounts/validate/').set('Authorization', `Token ${token}`).send(body);
-    expect(res.status).toBe(400);
-    const unknown = (res.body.errors as { code: string; attr: string; detail: string }[]).filter((e) => e.code === 'unknown_field');
-    expect(unknown.map((e) => e.attr).sort()).toEqual(['business', 'customers.0.consents']);
-    for (const e of unknown) expect(e.detail).toMatch(/platform's Account that this service does not import/);
-    // Any other unknown field keeps the plain answer.
+    expect((res.body.errors ?? []).filter((e: { code: string }) => e.code === 'unknown_field')).toEqual([]);
     const other = await request(app.callback())
       .post('/v2/data-import/accounts/validate/')
       .set('Authorization', `Token ${token}`)
-      .send({ ...account('DEMO_ENERGY'), no_such_field: 1 });
-    const plain = (other.body.errors as { code: string; attr: string; detail: string }[]).find((e) => e.attr === 'no_such_field')!;
-    expect(plain.code).toBe('unknown_field');
-    expect(plain.detail).not.toMatch(/platform/);
-  });
-
-  it('lists the platform Account fields it does not import, first level each', () => {
-    expect(PLATFORM_ONLY_FIELDS).toEqual(expect.arrayContaining(['consents', 'payment_promises', 'business', 'complaints', 'payment_plans', 'customers.*.consents']));
-    // A field this service imports is never in the list.
-    expect(PLATFORM_ONLY_FIELDS).not.toContain('customers');
-    expect(PLATFORM_ONLY_FIELDS).not.toContain('import_supplier');
+      .send({ ...account('DEMO_ENERGY'), business: { company_nam: 'typo' }, no_such_field: 1 });
+    expect(other.status).toBe(400);
+    const unknown = (other.body.errors as { code: string; attr: string }[]).filter((e) => e.code === 'unknown_field').map((e) => e.attr).sort();
+    expect(unknown).toEqual(['business.company_nam', 'no_such_field']);
   });
 });
