@@ -421,8 +421,10 @@ export const DebtSchema = obj('Debt', {
   aged_debt: Opt(arr(AgedDebtSchema, LIMITS.records)),
 }, 'debts.*');
 
+// A campaign is named by its slug (this service's reference data) or by the platform's campaign_name,
+// exactly one of them (campaign_name_and_slug_provided / campaign_name_or_slug_not_provided).
 export const AccountCampaignSchema = obj('AccountCampaign', {
-  slug: Code(128),
+  slug: Opt(Code(128)),
   campaign_note: Opt(Text(1000)),
 }, 'account_campaigns.*');
 

@@ -77,11 +77,13 @@ export function accountCreatedEvents(scope: EventScope, created: CreatedAccount)
     );
   });
   for (const c of created.campaigns) {
+    // A campaign named by its slug carries the slug as its name too; one named by campaign_name has no slug.
+    const name = c.name ?? c.slug ?? '';
     out.push(
-      ev(scope, 'campaign_account.added', 'v1', `campaign_account.added:${c.slug}`, {
+      ev(scope, 'campaign_account.added', 'v1', `campaign_account.added:${c.slug ?? `name:${name}`}`, {
         account_number: n,
-        campaign_name: c.slug,
-        campaign_slug: c.slug,
+        campaign_name: name,
+        ...(c.slug === null ? {} : { campaign_slug: c.slug }),
       }),
     );
   }

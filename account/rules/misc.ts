@@ -27,8 +27,13 @@ export function checkMisc(ctx: RuleContext, documentRoot: string): DocumentRef[]
   }
   const slugs = new Set<string>();
   for (const [c, attr] of okItems(ctx, a.account_campaigns, 'account_campaigns')) {
-    if (slugs.has(c.slug)) ctx.errors.add('duplicate_account_campaigns', `${attr}.slug`, `Campaign ${c.slug} is given twice.`);
-    slugs.add(c.slug);
+    // A campaign named by its slug or by its campaign_name: the same name twice is the same campaign.
+    const name = c.slug ?? (c as { campaign_name?: unknown }).campaign_name;
+    if (typeof name !== 'string') continue;
+    const field = c.slug === undefined ? 'campaign_name' : 'slug';
+    const key = `${field}:${name}`;
+    if (slugs.has(key)) ctx.errors.add('duplicate_account_campaigns', `${attr}.${field}`, `Campaign ${name} is given twice.`);
+    slugs.add(key);
   }
   for (const [debt, attr] of debtRecords(ctx)) {
     if (debt.start_date !== undefined && (debt.agency_name === undefined || debt.agency_name.trim() === '')) {

@@ -5,7 +5,9 @@ import { checkFit } from './fit';
 import { checkMeterPointPeriods } from './meterPointPeriods';
 import { checkPaymentPlans } from './paymentPlans';
 import { checkPeriodEnds } from './periods';
+import { checkPlatformAccount } from './platformAccountRules';
 import { checkPlatformMeters } from './platformMeters';
+import { checkPlatformRecords } from './platformSchedules';
 
 /**
  * The cross-field rules of the platform's fields (issue 35; docs/spec/RULES.md, "Platform fields"):
@@ -21,4 +23,6 @@ export function checkPlatformFields(ctx: RuleContext): void {
   checkPaymentPlans(ctx);
   checkFit(ctx);
   checkDebtForms(ctx);
+  checkPlatformAccount(ctx);
+  checkPlatformRecords(ctx);
 }

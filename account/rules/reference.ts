@@ -40,7 +40,7 @@ export function checkReferenceData(ctx: RuleContext): void {
     }
   }
   for (const [c, attr] of okItems(ctx, a.account_campaigns, 'account_campaigns')) {
-    if (!ref.campaigns.has(c.slug)) ctx.errors.add('campaign_not_found', `${attr}.slug`, `Unknown campaign ${c.slug}.`);
+    if (c.slug !== undefined && !ref.campaigns.has(c.slug)) ctx.errors.add('campaign_not_found', `${attr}.slug`, `Unknown campaign ${c.slug}.`);
   }
   if (a.dunning_path !== undefined && ctx.ok('dunning_path') && !ref.dunningPaths.has(a.dunning_path.path_name)) {
     ctx.errors.add('dunning_path_not_found', 'dunning_path.path_name', `Unknown dunning path ${a.dunning_path.path_name}.`);

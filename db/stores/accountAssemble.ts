@@ -14,7 +14,8 @@ export interface CreatedAccount {
   }[];
   agreements: { agreementId: number; meterPointIdentifier: string; validFrom: string; productCode: string }[];
   metadata: { key: string; value: unknown }[];
-  campaigns: { slug: string; campaignNote: string }[];
+  /** Named by its slug or by its campaign_name (exactly one, by the validator). */
+  campaigns: { slug: string | null; name: string | null; campaignNote: string }[];
   dunningPath: { pathName: string; startDate: string; dunningProcessId: string } | null;
   meterPoints: {
     id: number;
@@ -68,7 +69,8 @@ export function createdFromRows(account: Row, rows: LoadedRows): CreatedAccount 
     })),
     metadata: (rows.account_metadata ?? []).map((m) => ({ key: m.key as string, value: m.value })),
     campaigns: (rows.account_campaigns ?? []).map((c) => ({
-      slug: c.slug as string,
+      slug: (c.slug as string | undefined) ?? null,
+      name: (c.campaign_name as string | undefined) ?? null,
       campaignNote: (c.campaign_note as string | undefined) ?? '',
     })),
     dunningPath: dunning

@@ -321,7 +321,7 @@ export const ACCOUNT_TABLES = {
   },
   debts: { path: 'debts', columns: { agency_name: 'text', start_date: 'date', is_insolvent: 'boolean' } },
   aged_debts: { parent: 'debts', path: 'aged_debt', columns: { debt_amount: 'decimal', due_date: 'date' } },
-  account_campaigns: { path: 'account_campaigns', columns: { slug: { type: 'text', notNull: true }, campaign_note: 'text' } },
+  account_campaigns: { path: 'account_campaigns', columns: { slug: 'text', campaign_note: 'text' } },
   account_metadata: { path: 'metadata', columns: { key: { type: 'text', notNull: true }, value: 'jsonb' } },
   account_references: {
     path: 'references',

@@ -118,12 +118,13 @@ function ledgerFields(ctx: FullContext, ledger: FullLedger, issued: string, topL
 }
 
 /**
- * The account's campaign: this service requires the slug (its reference data's), the platform's
- * campaign name rides along (the platform itself takes one or the other).
+ * The account's campaign, named by its slug (this service's reference data) or by the platform's
+ * campaign_name, one or the other (campaign_name_and_slug_provided).
  */
 function campaigns(ctx: FullContext): Json[] {
   const start = addDays(ctx.today, -ctx.rng.int(10, 60));
-  return [{ slug: 'winter-support-2026', campaign_name: 'Small Business Vulnerability', campaign_note: 'Enrolled by the collections team.', start_date: start, expiry_date: addDays(start, 90) }];
+  const named = ctx.rng.chance(0.5) ? { slug: 'winter-support-2026' } : { campaign_name: 'Small Business Vulnerability' };
+  return [{ ...named, campaign_note: 'Enrolled by the collections team.', start_date: start, expiry_date: addDays(start, 90) }];
 }
 
 export function fullAccount(rng: Rng, opts: FullAccountOptions): Account {
@@ -171,7 +172,8 @@ export function fullAccount(rng: Rng, opts: FullAccountOptions): Account {
     business_type: firm.type,
     company_number: firm.number,
     is_managed: false,
-    is_portfolio_lead: false,
+    // The account leads the portfolio it sends: portfolio settings are the lead's (portfolio_settings_included_when_not_lead).
+    is_portfolio_lead: true,
     unknown_occupier: false,
     customers,
     ...billing(ctx, firm, premises, customers[0]!, rng.chance(0.5)),

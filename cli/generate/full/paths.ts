@@ -36,6 +36,7 @@ export const ALTERNATIVES: readonly Alternative[] = [
       billing_address: ['billing_address'],
     },
   },
+  { name: 'campaign', why: 'campaign_name_and_slug_provided', options: { slug: ['account_campaigns.*.slug'], 'campaign name': ['account_campaigns.*.campaign_name'] } },
   {
     name: 'payment review',
     why: 'payment_adequacy_changes_and_last_payment_review_date_provided',

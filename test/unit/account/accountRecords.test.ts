@@ -55,7 +55,7 @@ describe('ledger, payment schedule and other account-level rules', () => {
     // Area 3 of issue 35: the platform's schedule detail.
     [
       'a Fuel Direct schedule with the platform\'s detail validates',
-      (a) => Object.assign(a.payment_schedules[0], { paid_by: 'FUEL_DIRECT', end_date: '2026-12-31', trigger: 'REGULAR', ledger_code: 'MAIN', balance_threshold: '-50.00', delay_days: 2, delay_strategy: 'FIXED', exempt_from_payment_adequacy: true }),
+      (a) => Object.assign(a.payment_schedules[0], { paid_by: 'FUEL_DIRECT', end_date: '2026-12-31', trigger: 'BILL', ledger_code: 'MAIN', balance_threshold: '-50.00', delay_days: 2, delay_strategy: 'FIXED', exempt_from_payment_adequacy: true }),
       [],
     ],
     ['a schedule whose end_date is before its start is start_date_later_than_end_date', (a) => (a.payment_schedules[0].end_date = '2024-01-02'), ['start_date_later_than_end_date@payment_schedules.0.end_date']],

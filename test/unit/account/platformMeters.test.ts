@@ -153,6 +153,11 @@ describe('VAT and CCL exemptions', () => {
     ],
     ['VAT and CCL exemptions are separate series', (a) => Object.assign(elec(a), { vat_exemptions: [exemption('2024-01-01')], ccl_exemptions: [exemption('2024-01-01')] }), []],
   ])('%s', (_name, mutate, expected) => {
-    expect(errorsAfter(mutate)).toEqual(expected);
+    // Tax exemptions are a business account's (tax_exemptions_provided_for_domestic_account).
+    const business: Mutate = (a) => {
+      a.account_type = 'BUSINESS';
+      mutate(a);
+    };
+    expect(errorsAfter(business)).toEqual(expected);
   });
 });

@@ -104,26 +104,26 @@ describe('payment plans', () => {
   it.each<[string, Mutate, string[]]>([
     [
       'components adding up to each total validate; an empty list is not broken down',
-      (a) => (a.payment_plans = [plan([payment('2026-04-01', 9500, [['ENERGY', 8000], ['DEBT', 1500]]), payment('2026-05-01', 9500, [])])]),
+      (a) => Object.assign(a, { payment_schedules: [], payment_plans: [plan([payment('2026-04-01', 9500, [['ENERGY', 8000], ['DEBT', 1500]]), payment('2026-05-01', 9500, [])])] }),
       [],
     ],
     [
       'components not adding up are payment_plan_payment_components_do_not_sum_to_total',
-      (a) => (a.payment_plans = [plan([payment('2026-04-01', 9500, [['ENERGY', 8000], ['DEBT', 1000]])])]),
+      (a) => Object.assign(a, { payment_schedules: [], payment_plans: [plan([payment('2026-04-01', 9500, [['ENERGY', 8000], ['DEBT', 1000]])])] }),
       ['payment_plan_payment_components_do_not_sum_to_total@payment_plans.0.payments.0.total_amount'],
     ],
     [
       'one component type twice on a day is duplicate_payment_component_combinations',
-      (a) => (a.payment_plans = [plan([payment('2026-04-01', 8000, [['ENERGY', 8000]]), payment('2026-04-01', 1500, [['ENERGY', 1500]])])]),
+      (a) => Object.assign(a, { payment_schedules: [], payment_plans: [plan([payment('2026-04-01', 8000, [['ENERGY', 8000]]), payment('2026-04-01', 1500, [['ENERGY', 1500]])])] }),
       ['duplicate_payment_component_combinations@payment_plans.0.payments.1.amount_components.0.component_type'],
     ],
-    ['one component type on two days validates', (a) => (a.payment_plans = [plan([payment('2026-04-01', 8000, [['ENERGY', 8000]]), payment('2026-05-01', 8000, [['ENERGY', 8000]])])]), []],
+    ['one component type on two days validates', (a) => Object.assign(a, { payment_schedules: [], payment_plans: [plan([payment('2026-04-01', 8000, [['ENERGY', 8000]]), payment('2026-05-01', 8000, [['ENERGY', 8000]])])] }), []],
     [
       'a payment before the London day of acceptance is payment_plan_payment_before_acceptance (BST)',
-      (a) => (a.payment_plans = [plan([payment('2026-03-31', 100, []), payment('2026-04-01', 100, [])], '2026-03-31T23:30:00Z')]),
+      (a) => Object.assign(a, { payment_schedules: [], payment_plans: [plan([payment('2026-03-31', 100, []), payment('2026-04-01', 100, [])], '2026-03-31T23:30:00Z')] }),
       ['payment_plan_payment_before_acceptance@payment_plans.0.payments.0.payment_date'],
     ],
-    ['a payment on the day of acceptance validates', (a) => (a.payment_plans = [plan([payment('2026-03-01', 100, [])])]), []],
+    ['a payment on the day of acceptance validates', (a) => Object.assign(a, { payment_schedules: [], payment_plans: [plan([payment('2026-03-01', 100, [])])] }), []],
   ])('%s', (_name, mutate, expected) => {
     expect(errorsAfter(mutate)).toEqual(expected);
   });

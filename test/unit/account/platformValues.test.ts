@@ -87,9 +87,23 @@ function base(): Json {
   a.notes[0].unpin_at = '2026-12-01T09:00:00Z';
   a.commission_contracts[0].mpxn = point.identifier;
   a.fit.installations[0].fit_id = 'FIT00123456';
+  // Fields the platform takes one at a time, or on a business account only (account/rules/platformAccountRules.ts):
+  // a business account; a campaign by its name; one billing address form; adequacy changes without a
+  // review date; agents' contracts without MPIDs to appoint; a delayed schedule on bills, paid in instalments adding up.
+  a.account_type = 'BUSINESS';
+  delete a.account_campaigns[0].slug;
+  for (const k of LEGACY_BILLING) delete a[k];
+  delete a.last_payment_review_date;
+  for (const k of ['dc_to_appoint', 'da_to_appoint', 'mop_to_appoint']) delete point[k];
+  const schedule = a.payment_schedules[0];
+  schedule.trigger = 'BILL';
+  schedule.instalments = [{ ...schedule.instalments[0], amount: schedule.amount, payment_date: schedule.start_date }];
+  for (const t of [...a.ledgers[0].current_statement_transactions, ...a.ledgers[0].historical_statement_transactions]) for (const item of t.line_items ?? []) item.units = ['1.00', '2.00'];
   Object.assign(a.fit.meters[0], { mpan: point.identifier, extensions: ['FIT00123456-1'] });
   return a;
 }
+
+const LEGACY_BILLING = ['billing_address1', 'billing_address2', 'billing_address3', 'billing_address4', 'billing_address5', 'billing_postcode', 'billing_delivery_point_identifier'];
 
 /** The platform's gas-only fields of a meter point and of a meter (account/rules/platformMeters.ts). */
 const GAS_POINT_FIELDS = ['ldz', 'mam_to_appoint'];
@@ -119,6 +133,9 @@ const CONTEXT: Record<string, (a: Json) => void> = {
     a.payment_preferences[0] = { type: 'ACTIVE_EXISTING', ledger_identifier: 'L-1', instruction_reference_params: { vendor_reference: 'seti_1' } };
   },
   'payment_preferences.*.type': (a) => delete a.payment_preferences[0].instruction_reference_params,
+  // The legacy billing address replaces the object; a review date the adequacy changes.
+  ...Object.fromEntries(LEGACY_BILLING.map((k) => [k, (a: Json) => delete a.billing_address])),
+  last_payment_review_date: (a) => delete a.payment_adequacy_changes,
   'supply_addresses.*.meter_points.*.smart_refusal_interest.type': (a) => delete a.supply_addresses[0].meter_points[0].smart_refusal_interest.refusal_reason,
   // A gas field is tried on the gas meter point: put it first (field_not_for_supply_type otherwise).
   ...Object.fromEntries(
