@@ -1,5 +1,5 @@
 import type { CreatedAccount } from '../../../db/stores/accountStore';
-import { validatePayload } from '../../../events/catalogue';
+import { findEntry, validatePayload } from '../../../events/catalogue';
 import type { NewEvent } from '../../../events/outbox';
 import { asText, pence } from '../../../imports/accountDataEvents';
 import { accountCreatedEvents, type EventScope } from '../../../imports/events';
@@ -154,6 +154,15 @@ describe('the events of a created account, for the platform data the catalogue h
       'deposit_agreement.fulfilled',
     ]);
     expect(types.at(-1)).toBe('data_import.import_process.complete');
+  });
+
+  it('each has a description of its own in the catalogue, which the AsyncAPI document shows consumers', () => {
+    const generic = (type: string, version: string) => new RegExp(`: ${type.replace(/\./g, '\\.')}, payload ${version}\\.$`);
+    const described = [...new Set(events.map((e) => `${e.type} ${e.version}`))].map((k) => {
+      const [type, version] = k.split(' ') as [string, string];
+      return [k, generic(type, version).test(findEntry(type, version)!.description)];
+    });
+    expect(described.filter(([, isGeneric]) => isGeneric)).toEqual([]);
   });
 
   it("are each readable by the reference deployment's CRM (test/hosts/natsAuth.ts)", () => {
