@@ -13,8 +13,8 @@
  *   identifier, supply_type, meters; meter_serial_number; register_id; reading_date,
  *   reading_value, reading_type; agreement tariff_code/effective_from; eac/aq effective_from,
  *   consumption (+ eac tpr); ledger_balance; transaction_date, amount, type; payment schedule
- *   amount, frequency, means, start_date; reference namespace/value; note created_at;
- *   all four statement fields; warm home discount fields; dunning_path path_name/start_date;
+ *   amount, frequency, means, start_date; reference namespace/value;
+ *   statement bill period dates and statement_id; warm home discount fields; dunning_path path_name;
  *   aged_debt debt_amount/due_date; campaign slug; metadata key/value; PSR effective_from;
  *   smart_refusal_interest type; gas_debt_repayment_options weekly_min/weekly_max.
  * - Optional: every descriptive field, every field marked `?` in the spec, and fields whose
@@ -385,7 +385,7 @@ export const DocumentPathSchema = obj('DocumentPath', {
 }, 'notes.*.document_paths.*');
 
 export const NoteSchema = obj('Note', {
-  created_at: DateTimeStr(),
+  created_at: Opt(DateTimeStr()),
   body: Opt(Text(100_000)),
   document_paths: Opt(arr(DocumentPathSchema, LIMITS.documentPaths)),
 }, 'notes.*');
@@ -393,7 +393,7 @@ export const NoteSchema = obj('Note', {
 export const StatementSchema = obj('Statement', {
   bill_period_from_date: DateStr(),
   bill_period_to_date: DateStr(),
-  statement_path: Code(1024),
+  statement_path: Opt(Code(1024)),
   statement_id: Code(128),
 }, 'statements.*');
 
@@ -405,7 +405,8 @@ export const WarmHomeDiscountSchema = obj('WarmHomeDiscount', {
 
 export const DunningPathSchema = obj('DunningPath', {
   path_name: Code(256),
-  start_date: DateStr(),
+  // Optional, as on the platform; not in the past (date_in_past, as the platform refuses it).
+  start_date: Opt(DateStr()),
 }, 'dunning_path');
 
 export const AgedDebtSchema = obj('AgedDebt', {

@@ -1,3 +1,4 @@
+import { londonToday } from '../account/dates';
 import type { NewEvent } from '../events/outbox';
 import type { CreatedAccount } from '../db/stores/accountStore';
 import { accountDataEvents } from './accountDataEvents';
@@ -79,7 +80,9 @@ export function accountCreatedEvents(scope: EventScope, created: CreatedAccount)
         dunning_process_id: created.dunningPath.dunningProcessId,
         account_number: n,
         created_note: 'Dunning path carried over by data import',
-        start_date: created.dunningPath.startDate,
+        // Without a start date the platform starts the path on the migration date (delayed by its
+        // import configuration's days, which this service does not have): the import's day.
+        start_date: created.dunningPath.startDate ?? londonToday(scope.at),
       }),
     );
   }

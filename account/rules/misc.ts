@@ -52,7 +52,7 @@ export function checkMisc(ctx: RuleContext, documentRoot: string): DocumentRef[]
     if (statement.bill_period_to_date < statement.bill_period_from_date) {
       ctx.errors.add('start_date_later_than_end_date', `${attr}.bill_period_to_date`, 'The end date is before the start date.');
     }
-    addDocument(statement.statement_path, `${attr}.statement_path`);
+    if (statement.statement_path !== undefined) addDocument(statement.statement_path, `${attr}.statement_path`);
   }
   return documents;
 }

@@ -44,6 +44,11 @@ export function checkReferenceData(ctx: RuleContext): void {
   if (a.dunning_path !== undefined && ctx.ok('dunning_path') && !ref.dunningPaths.has(a.dunning_path.path_name)) {
     ctx.errors.add('dunning_path_not_found', 'dunning_path.path_name', `Unknown dunning path ${a.dunning_path.path_name}.`);
   }
+  // As the platform: a dunning path starts today or later (a book mid-dunning restarts it from the migration day).
+  const start = a.dunning_path?.start_date;
+  if (start !== undefined && ctx.ok('dunning_path') && start < ctx.today) {
+    ctx.errors.add('date_in_past', 'dunning_path.start_date', `The dunning path cannot start in the past (before ${ctx.today}).`);
+  }
   for (const [r, attr] of okItems(ctx, a.references, 'references')) {
     if (!ref.referenceNamespaces.has(r.namespace)) {
       ctx.errors.add('invalid_reference_namespace', `${attr}.namespace`, `Unknown reference namespace ${r.namespace}.`);

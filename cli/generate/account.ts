@@ -221,7 +221,7 @@ export function generateAccount(rng: Rng, opts: GenerateAccountOptions): Account
       ? { warm_home_discount: [{ tax_year: taxYear(today), account_type: plan.prepay ? ('PREPAY' as const) : ('CREDIT' as const), group: 'CORE' as const }] }
       : {}),
     ...(inDebt && rng.chance(0.5)
-      ? { dunning_path: { path_name: hasPsr ? 'vulnerable' : plan.prepay ? 'prepay' : 'standard', start_date: addDays(today, -rng.int(1, 60)) } }
+      ? { dunning_path: { path_name: hasPsr ? 'vulnerable' : plan.prepay ? 'prepay' : 'standard', start_date: today } }
       : {}),
     ...(inDebt && rng.chance(0.1)
       ? {

@@ -40,7 +40,8 @@ export interface CreatedAccount {
   }[];
   metadata: { key: string; value: unknown }[];
   campaigns: { slug: string; campaignNote: string; campaignName: string | null; expiryDate: string | null }[];
-  dunningPath: { pathName: string; startDate: string; dunningProcessId: string } | null;
+  /** startDate: null when not sent (optional, as on the platform). */
+  dunningPath: { pathName: string; startDate: string | null; dunningProcessId: string } | null;
   meterPoints: {
     id: number;
     identifier: string;
@@ -136,7 +137,7 @@ export function createdFromRows(account: Row, rows: LoadedRows): CreatedAccount 
     dunningPath: dunning
       ? {
           pathName: dunning.path_name as string,
-          startDate: (dunning.start_date as string | undefined) ?? '',
+          startDate: text(dunning.start_date),
           dunningProcessId: dunning.dunning_process_id as string,
         }
       : null,

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { accountFromRows, createdFromRows, type CreatedAccount, type LoadedRows } from './accountAssemble';
 import { fromDb, LAYOUT } from './accountLayout';
 import { planAccountRows } from './accountRows';
-import { type AccountTable, OWNED_TABLES } from './accountTables';
+import { type AccountTable, OWNED_TABLES, PLATFORM_TABLES } from './accountTables';
 import type { Account } from './accountTypes';
 import { allocatedIds, allocationSql, insertTablesWithUnnest, unnestInsertSql } from './unnestInsert';
 import { CONSTRAINT, isUniqueViolation } from '../pgErrors';
@@ -131,24 +131,45 @@ async function readOwned(db: Knex, accountId: number, tables: readonly AccountTa
 }
 
 /**
- * The rows of `tables` owned by these accounts, by account id, in one round trip: one SELECT per
- * table, sent together as one simple-protocol query (the ids, integers read from the accounts
- * table, are written into it as an array literal). Each table ordered by id: ids were handed out
- * in payload order, so this is each array's order.
+ * The rows of `tables` owned by these accounts, by account id: one SELECT per table, sent together
+ * as one simple-protocol query (the ids, integers read from the accounts table, are written into it
+ * as an array literal). Each table ordered by id: ids were handed out in payload order, so this is
+ * each array's order.
+ *
+ * The platform's tables (platformTables.ts: 62 of them, empty for a spec-shaped account) are read
+ * only where they hold rows of these accounts: the first round trip reads the hand-described tables
+ * and asks, in one more statement, which platform tables do (one index probe each); a second reads
+ * those, if any. An account of the spec's shape costs one statement more than before, not 62.
  */
 async function readOwnedOf(db: Knex, accountIds: readonly number[], tables: readonly AccountTable[]): Promise<Map<number, LoadedRows>> {
   const byAccount = new Map<number, LoadedRows>(accountIds.map((id) => [id, {}]));
   if (accountIds.length === 0 || tables.length === 0) return byAccount;
   for (const id of accountIds) if (!Number.isSafeInteger(id)) throw new Error(`not an account id: ${id}`);
   const ids = `'{${accountIds.join(',')}}'::bigint[]`;
-  const sql = tables.map((t) => `SELECT * FROM "${t}" WHERE account_id = ANY(${ids}) ORDER BY id`).join(';\n');
-  const answer = (await db.raw(sql)) as { rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[];
-  const results = Array.isArray(answer) ? answer : [answer];
-  tables.forEach((table, i) => {
-    for (const loaded of byAccount.values()) loaded[table] = [];
-    for (const row of results[i]!.rows) byAccount.get(Number(row.account_id))![table]!.push(fromDb(table, row));
-  });
+  const select = (t: string) => `SELECT * FROM "${t}" WHERE account_id = ANY(${ids}) ORDER BY id`;
+  const read = (list: readonly AccountTable[], results: { rows: Record<string, unknown>[] }[]) =>
+    list.forEach((table, i) => {
+      for (const loaded of byAccount.values()) loaded[table] = [];
+      for (const row of results[i]!.rows) byAccount.get(Number(row.account_id))![table]!.push(fromDb(table, row));
+    });
+  const hand = tables.filter((t) => !PLATFORM_TABLES.has(t));
+  const platform = tables.filter((t) => PLATFORM_TABLES.has(t));
+  const probe =
+    platform.length === 0
+      ? []
+      : [`SELECT array_remove(ARRAY[${platform.map((t) => `CASE WHEN EXISTS (SELECT 1 FROM "${t}" WHERE account_id = ANY(${ids})) THEN '${t}' END`).join(', ')}], NULL) AS present`];
+  const results = await rawResults(db, [...hand.map(select), ...probe].join(';\n'));
+  read(hand, results);
+  for (const t of platform) for (const loaded of byAccount.values()) loaded[t] = [];
+  const present = probe.length === 0 ? [] : ((results[hand.length]!.rows[0]!.present as string[]) ?? []);
+  if (present.length > 0) read(present, await rawResults(db, present.map(select).join(';\n')));
   return byAccount;
+}
+
+/** The result sets of a multi-statement simple query, one per statement. */
+async function rawResults(db: Knex, sql: string): Promise<{ rows: Record<string, unknown>[] }[]> {
+  const answer = (await db.raw(sql)) as { rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[];
+  return Array.isArray(answer) ? answer : [answer];
 }
 
 /** The tables createdFromRows (accountAssemble.ts) reads: what the import's events and registration need. */

@@ -356,6 +356,9 @@ export const TABLE_SPECS: Readonly<Record<AccountTable, TableSpec>> = {
   ...PLATFORM.tables,
 };
 
+/** The platform's tables of their own (platformTables.ts), as opposed to the hand-described ones. */
+export const PLATFORM_TABLES: ReadonlySet<AccountTable> = new Set(Object.keys(PLATFORM.tables));
+
 /** Tables whose rows belong to an account through `account_id` (all but accounts and account_references). */
 export const OWNED_TABLES: readonly AccountTable[] = Object.keys(TABLE_SPECS).filter(
   (t) => t !== 'accounts' && !TABLE_SPECS[t]!.byAccountNumber,

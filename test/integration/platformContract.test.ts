@@ -232,7 +232,7 @@ function badInputs(op: Operation, supplier: string, foreign: string): [string, {
     ['a JSON array', { path, body: '[1, 2]', type: 'application/json' }],
     ['wrong types', { path, body: Object.fromEntries(Object.keys(good).map((k) => [k, 42])) }],
     ['an unknown field', { path, body: { ...good, no_such_field: true } }],
-    ['a platform field this service does not import', { path, body: { ...good, consents: [] } }],
+    ['a misspelt platform field', { path, body: { ...good, consent: [] } }],
     ['an oversized body', { path, body: { ...good, padding: 'x'.repeat(80 * 1024) } }],
   ];
 }

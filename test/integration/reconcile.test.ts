@@ -73,7 +73,7 @@ function edgeCases(): Json[] {
     { created_at: '2026-06-16T09:31:00-0230', body: 'Offset without a colon' },
   ];
   full.debts = [{ agency_name: 'Northgate Recoveries', start_date: '2025-01-01', is_insolvent: false, aged_debt: [{ debt_amount: '120.50', due_date: '2025-02-01' }, { debt_amount: '0.01', due_date: '2025-03-01' }] }];
-  full.dunning_path = { path_name: 'standard', start_date: '2025-04-01' };
+  full.dunning_path = { path_name: 'standard', start_date: londonToday(new Date()) };
   full.payment_instructions = [
     { reference: `MANDATE-${RUN}`, type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_PTX', ledger_code: 'MAIN', use_for_scheduled_payments: true, valid_from: '2025-01-01', customer_reference: 'CUST-Ω', instruction_identifier: 'PI-1', sort_code: '089999', bank_account_number: '66374958' },
   ];

@@ -1,7 +1,8 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { buildOpenApiDocument } from '../../api/openapi';
 import { isIsoDate, isIsoDateTime } from '../../account/dates';
-import { DECIMAL_RE } from '../../account/ajv';
+import { DECIMAL_RE, TIME_RE } from '../../account/ajv';
+import { checkEmail } from '../../account/rules/contacts';
 
 /** The service's OpenAPI document as plain JSON. */
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Record<string, unknown>>>; components: Record<string, unknown> & { schemas: Record<string, Record<string, unknown>> } };
@@ -18,6 +19,8 @@ export function documentAjv(doc: OpenApiDocument = openApiDocument()): Ajv2020 {
   ajv.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
   ajv.addFormat('date-or-date-time', { type: 'string', validate: (v: string) => isIsoDate(v) || isIsoDateTime(v) });
   ajv.addFormat('decimal', { type: 'string', validate: (v: string) => DECIMAL_RE.test(v) });
+  ajv.addFormat('email', { type: 'string', validate: (v: string) => checkEmail(v) !== 'invalid_email' });
+  ajv.addFormat('time', { type: 'string', validate: (v: string) => TIME_RE.test(v) });
   ajv.addFormat('uuid', true);
   // The document's own top-level fields are not JSON Schema: declared so strict mode lets the
   // document be added whole, and every `#/components/...` reference resolves as written.

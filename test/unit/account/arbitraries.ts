@@ -186,7 +186,7 @@ export const accountArb: fc.Arbitrary<Account> = fc
         metadata: [{ key: 'k', value: { any: ['thing'] } }],
         warm_home_discount: [{ tax_year: '1999/00', account_type: 'CREDIT', group: 'CORE' }],
         notes: [{ created_at: '2026-06-14T09:31:00+01:00', body: 'x' }],
-        dunning_path: { path_name: 'standard', start_date: '2026-01-01' },
+        dunning_path: { path_name: 'standard', start_date: '2026-12-01' },
       });
     }
     return account;

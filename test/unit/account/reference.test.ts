@@ -23,8 +23,11 @@ describe('reference data rules', () => {
       [`market_participant_not_found@${ELEC}.mpid`, `market_participant_not_found@${GAS}.shipper_mpid`],
     ],
     ['an unknown campaign is campaign_not_found', (a) => (a.account_campaigns[0].slug = 'summer-2020'), ['campaign_not_found@account_campaigns.0.slug']],
-    ['an unknown dunning path is dunning_path_not_found', (a) => (a.dunning_path = { path_name: 'nope', start_date: '2026-01-01' }), ['dunning_path_not_found@dunning_path.path_name']],
-    ['a known dunning path is accepted', (a) => (a.dunning_path = { path_name: 'standard', start_date: '2026-01-01' }), []],
+    ['an unknown dunning path is dunning_path_not_found', (a) => (a.dunning_path = { path_name: 'nope', start_date: '2026-12-01' }), ['dunning_path_not_found@dunning_path.path_name']],
+    ['a known dunning path is accepted', (a) => (a.dunning_path = { path_name: 'standard', start_date: '2026-12-01' }), []],
+    ['a dunning path starting today is accepted', (a) => (a.dunning_path = { path_name: 'standard', start_date: '2026-11-21' }), []],
+    ['a dunning path without a start date is accepted (it starts on import)', (a) => (a.dunning_path = { path_name: 'standard' }), []],
+    ['a dunning path starting in the past is date_in_past', (a) => (a.dunning_path = { path_name: 'standard', start_date: '2026-11-20' }), ['date_in_past@dunning_path.start_date']],
     ['an unknown reference namespace is invalid_reference_namespace', (a) => (a.references[0].namespace = 'crm2'), ['invalid_reference_namespace@references.0.namespace']],
     ['an unknown debt collection agency is debt_collection_agency_does_not_exist', (a) => (a.debts = [{ agency_name: 'Nobody Ltd', start_date: '2026-01-01' }]), ['debt_collection_agency_does_not_exist@debts.0.agency_name']],
   ])('%s', async (_name, mutate, expected) => {

@@ -14,7 +14,7 @@ describe('shape of the Account (ajv, translated to codes and dot paths)', () => 
     ['an unknown top-level field is unknown_field at its own path', (a) => (a.nickname = 'x'), ['unknown_field@nickname']],
     ['an unknown nested field is unknown_field at its own path', (a) => (a.supply_addresses[0].meter_points[0].meters[0].registers[1].colour = 'red'), [`unknown_field@${ELEC}.meters.0.registers.1.colour`]],
     ['a missing required field is required at its path', (a) => delete a.external_account_number, ['required@external_account_number']],
-    ['an optional object once supplied needs its required fields', (a) => (a.dunning_path = { path_name: 'standard' }), ['required@dunning_path.start_date']],
+    ['an optional object once supplied needs its required fields', (a) => (a.dunning_path = { start_date: '2026-12-01' }), ['required@dunning_path.path_name']],
     ['a missing reading value is required', (a) => delete a.supply_addresses[0].meter_points[1].meters[0].transfer_readings[0].reading_value, [`required@${GAS}.meters.0.transfer_readings.0.reading_value`]],
     ['a wrong JSON type is invalid', (a) => (a.smart_read_cycle_day = '3'), ['invalid@smart_read_cycle_day']],
     ['a boolean given as a string is invalid', (a) => (a.supply_addresses[0].is_landlord = 'no'), ['invalid@supply_addresses.0.is_landlord']],

@@ -124,6 +124,16 @@ describe('the events of a created account, for the platform data the catalogue h
     ]);
   });
 
+  it("starts dunning_path_started on the path's start date, or on the import's day in London when none was sent", () => {
+    const path = (startDate: string | null) => ({ ...plain(), dunningPath: { pathName: 'standard-domestic', startDate, dunningProcessId: 'DP-0000ABCD' } });
+    const dunning = (s: EventScope, a: CreatedAccount) => ofType(accountCreatedEvents(s, a), 'dunning_path_started').map((e) => e.data);
+    expect(dunning(scope, path('2026-12-01'))).toEqual([
+      { dunning_path_name: 'standard-domestic', dunning_process_id: 'DP-0000ABCD', account_number: 'A-0000ABCD', created_note: 'Dunning path carried over by data import', start_date: '2026-12-01' },
+    ]);
+    // 23:30 UTC on 30 June is already 1 July in London (BST).
+    expect(dunning({ ...scope, at: new Date('2026-06-30T23:30:00Z') }, path(null))).toEqual([expect.objectContaining({ start_date: '2026-07-01' })]);
+  });
+
   it('publishes none of them for an account without that data, and the agreement and campaign events as before', () => {
     const before = accountCreatedEvents(scope, plain());
     expect(before.map((e) => e.type)).toEqual([
