@@ -10,7 +10,8 @@ import { PLATFORM_ACCOUNT, type PlatformField } from './platformAccount';
  *
  * Decisions where the document says nothing:
  * - Arrays without a `maxItems` are capped at ARRAY_CAP items (hostile payloads stay bounded, as
- *   every array of account/schema.ts is); text without a `maxLength` at TEXT_CAP characters.
+ *   every array of account/schema.ts is); text without a `maxLength` at TEXT_CAP characters;
+ *   integers without a range at ±(2^53 − 1) (min_value / max_value beyond).
  * - A field without a type (the document's dynamic choice sets: `consents[].type`, a business's
  *   `segment_name`, free-form `value`s) takes any JSON value.
  * - An object without described fields (`params` of a line item) is free-form, like the spec's
@@ -42,8 +43,9 @@ function scalar(type: string, f: Pick<PlatformField, 'format' | 'enum'> & Partia
     if (f.pattern?.length === 1) s.pattern = f.pattern[0];
   }
   if (type === 'integer' || type === 'number') {
-    if (f.minimum !== undefined) s.minimum = f.minimum;
-    if (f.maximum !== undefined) s.maximum = f.maximum;
+    // Unbounded integers held to what JSON numbers carry exactly (and a bigint column holds).
+    s.minimum = f.minimum ?? -Number.MAX_SAFE_INTEGER;
+    s.maximum = f.maximum ?? Number.MAX_SAFE_INTEGER;
   }
   const values = f.enum?.filter((v) => v !== null);
   if (values && values.length > 0) s.enum = values;

@@ -12,6 +12,7 @@ import { checkMeterPoints } from './rules/meterPoints';
 import { checkMisc, type DocumentRef } from './rules/misc';
 import { checkPaymentInstructions } from './rules/paymentInstructions';
 import { checkPaymentSchedules } from './rules/paymentSchedules';
+import { checkPlatformFields } from './rules/platform';
 import { checkReferenceData } from './rules/reference';
 import { checkSupplyAddresses } from './rules/supplyAddresses';
 import { defaultTaskParams, isEnvelope, readTaskParams, type TaskParams } from './taskParams';
@@ -122,6 +123,7 @@ export function createAccountValidator(deps: ValidatorDeps): AccountValidator {
       checkLedgers(ctx);
       checkPaymentSchedules(ctx);
       checkPaymentInstructions(ctx);
+      checkPlatformFields(ctx);
       const documents = checkMisc(ctx, supplier?.documentRoot ?? '');
       checkReferenceData(ctx);
 

@@ -2,7 +2,7 @@
  * bench/compare (issue "Half the CPU per imported account"): the commit before and the commit after,
  * back to back on the same machine in the same run, on the same generated books.
  *
- *   npm run bench:compare -- --before <git-ref> [--after <git-ref>|.] [--count N] [--large-count N] [--profiles typical,large] [--stacks memory,as-run]
+ *   npm run bench:compare -- --before <git-ref> [--after <git-ref>|.] [--count N] [--large-count N] [--full-count N] [--profiles typical,large,full] [--stacks memory,as-run]
  *
  * Each side is a checkout: `.` is this working tree; a ref is a detached worktree under
  * data/bench/trees/<sha> (kept for the next run), node_modules linked from here when its
@@ -12,6 +12,11 @@
  * benchmarks run it, and/or `as-run`, on a SQLite file with the pragmas `npm run up` gives it: the
  * stack a user of the README's first command gets; default both), its worker and API, and its own
  * `data-import migrate` as a separate process, so that every process's CPU is read from /proc.
+ * Each side also reports what the import left in PostgreSQL (bench/lib/pgStorage.ts: relation growth
+ * and row bytes per account) and, once its stack is down, its validator's time on the same book
+ * (bench/lib/validationTime.ts). Under the tables: the targets of issue 35 (a typical account's CPU
+ * within 5 % of before, a full account's at most twice a typical one's, a full account validated
+ * in under 2 ms) and the storage per full account.
  * BENCH_BEFORE_ENV / BENCH_AFTER_ENV (`KEY=VALUE,...`): settings of that side's service processes
  * only, recorded with the result — the same tree twice with a setting off and on
  * (`--before . --after .`, e.g. BENCH_AFTER_ENV=OUTBOX_BATCH_SIZE=50).
@@ -24,18 +29,22 @@ import type { Knex } from 'knex';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../db/knex';
-import { generateBook, writeBook, type Profile } from '../cli/generate';
+import { generateBook, writeBook } from '../cli/generate';
 import { peakRssMiB, startBenchStack, temporalRequests, temporalSqlitePragmas, writeResult, type BenchStack } from './lib/stack';
 import { rawBaselinePerSecond, withFreshDatabase } from './lib/baseline';
 import { readStatements, resetStatements } from './lib/pgStatements';
-import { compareRows, type Commit, type SideResult } from './lib/compareTable';
+import { compareRows, compareTargets, type Commit, type ProfileRun, type SideResult } from './lib/compareTable';
+import { relationSizes, storageReport } from './lib/pgStorage';
+import { validationTime } from './lib/validationTime';
 
 const HERE = path.resolve(__dirname, '..');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
 type StackKind = 'memory' | 'as-run';
+type BenchProfile = 'typical' | 'large' | 'full';
+const BENCH_PROFILES: readonly BenchProfile[] = ['typical', 'large', 'full'];
 
-function args(argv: string[]): { before: string; after: string; counts: Record<Profile, number>; profiles: Profile[]; stacks: StackKind[] } {
+function args(argv: string[]): { before: string; after: string; counts: Record<BenchProfile, number>; profiles: BenchProfile[]; stacks: StackKind[] } {
   const o: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -45,16 +54,20 @@ function args(argv: string[]): { before: string; after: string; counts: Record<P
     o[k] = v;
   }
   const before = o.before ?? process.env.BENCH_BEFORE;
-  if (!before) throw new Error('usage: bench:compare -- --before <git-ref> [--after <git-ref>|.] [--count N] [--large-count N] [--profiles typical,large]');
-  const profiles = (o.profiles ?? process.env.BENCH_PROFILES ?? 'typical,large').split(',').map((p) => p.trim()) as Profile[];
-  for (const p of profiles) if (p !== 'typical' && p !== 'large') throw new Error(`unknown profile ${p} (typical, large)`);
+  if (!before) throw new Error('usage: bench:compare -- --before <git-ref> [--after <git-ref>|.] [--count N] [--large-count N] [--full-count N] [--profiles typical,large,full]');
+  const profiles = (o.profiles ?? process.env.BENCH_PROFILES ?? 'typical,large,full').split(',').map((p) => p.trim()) as BenchProfile[];
+  for (const p of profiles) if (!BENCH_PROFILES.includes(p)) throw new Error(`unknown profile ${p} (${BENCH_PROFILES.join(', ')})`);
   const stacks = (o.stacks ?? process.env.BENCH_STACKS ?? 'memory,as-run').split(',').map((p) => p.trim()) as StackKind[];
   for (const k of stacks) if (k !== 'memory' && k !== 'as-run') throw new Error(`unknown stack ${k} (memory, as-run)`);
   return {
     stacks,
     before,
     after: o.after ?? process.env.BENCH_AFTER ?? '.',
-    counts: { typical: Number(o.count ?? process.env.BENCH_COUNT ?? 1000), large: Number(o['large-count'] ?? process.env.BENCH_LARGE_COUNT ?? 300) } as Record<Profile, number>,
+    counts: {
+      typical: Number(o.count ?? process.env.BENCH_COUNT ?? 1000),
+      large: Number(o['large-count'] ?? process.env.BENCH_LARGE_COUNT ?? 300),
+      full: Number(o['full-count'] ?? process.env.BENCH_FULL_COUNT ?? 300),
+    },
     profiles,
   };
 }
@@ -149,7 +162,7 @@ async function migrateClient(stack: BenchStack, input: string, prefix: string): 
 }
 
 /** The raw baseline: the same accounts through the create store code alone (this tree's), one transaction per account. */
-async function rawBaseline(profile: Profile, count: number, seed: string): Promise<number> {
+async function rawBaseline(profile: BenchProfile, count: number, seed: string): Promise<number> {
   return withFreshDatabase('baseline', CONCURRENCY + 2, async (db) => +(await rawBaselinePerSecond(db, [...generateBook({ seed, count, profile })], CONCURRENCY)).toFixed(1));
 }
 
@@ -163,6 +176,7 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
   try {
     const statsDb = createDb(stack.databaseUrl, 1);
     const statements0 = await resetStatements(statsDb);
+    const sizes0 = await relationSizes(statsDb);
     const t0 = await temporalRequests(stack.temporalMetricsUrl);
     const cpu0 = stack.cpu();
     const { summary, cpuSeconds: clientCpu } = await migrateClient(stack, input, path.join(work, label));
@@ -173,6 +187,7 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
     const t1 = await temporalRequests(stack.temporalMetricsUrl);
     const rss = { worker: peakRssMiB(stack.worker.pid!), api: peakRssMiB(stack.api.pid!) };
     const statements = statements0.available ? await readStatements(statsDb, count, 10) : statements0;
+    const storage = await storageReport(statsDb, sizes0, summary.counts?.PROCESSED ?? 0);
     await statsDb.destroy();
 
     const ms = (k: string) => Math.round(((cpu1[k]! - cpu0[k]!) * 1000) / count);
@@ -207,6 +222,7 @@ async function runSide(root: string, commit: Commit, input: string, count: numbe
       },
       durationMs: summary.durationMs,
       settledAfterMs: settledMs,
+      storage,
       ...(Object.keys(env).length && { env }),
     };
   } finally {
@@ -245,7 +261,7 @@ async function main() {
   const before = prepareTree(o.before, !builtHere);
   const after = prepareTree(o.after, !builtHere && o.before !== '.');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'di-compare-'));
-  const profiles: Record<string, { profile: Profile; stack: StackKind; accounts: number; seed: string; baselinePerSecond: number; before: SideResult; after: SideResult }> = {};
+  const profiles: Record<string, ProfileRun> = {};
   try {
     for (const profile of o.profiles) {
       const count = o.counts[profile];
@@ -254,11 +270,14 @@ async function main() {
       await writeBook({ out: input, count, seed, profile });
       console.error(`[compare] ${profile}: ${count} accounts; raw baseline`);
       const baseline = await rawBaseline(profile, count, seed);
+      // With no stack running: each side's validator on the same book.
+      console.error(`[compare] ${profile}: validation time, before and after`);
+      const validation = { before: validationTime(before.root, input, count), after: validationTime(after.root, input, count) };
       // In memory first (the key the floor section reads is the profile's name), then as run.
       for (const kind of o.stacks) {
         const key = kind === 'memory' ? profile : `${profile}, as run`;
-        const b = await runSide(before.root, before.commit, input, count, baseline, work, `${profile}-${kind}-before`, kind, sideEnv('BENCH_BEFORE_ENV'));
-        const a = await runSide(after.root, after.commit, input, count, baseline, work, `${profile}-${kind}-after`, kind, sideEnv('BENCH_AFTER_ENV'));
+        const b = { ...(await runSide(before.root, before.commit, input, count, baseline, work, `${profile}-${kind}-before`, kind, sideEnv('BENCH_BEFORE_ENV'))), validation: validation.before };
+        const a = { ...(await runSide(after.root, after.commit, input, count, baseline, work, `${profile}-${kind}-after`, kind, sideEnv('BENCH_AFTER_ENV'))), validation: validation.after };
         profiles[key] = { profile, stack: kind, accounts: count, seed, baselinePerSecond: baseline, before: b, after: a };
         console.log(`\n${key}: ${count} accounts, ${CONCURRENCY} in flight — before ${b.commit.sha.slice(0, 7)} (${b.commit.subject}), after ${a.commit.sha.slice(0, 7)}${a.commit.dirty ? ' + uncommitted changes' : ''} (${a.commit.subject})\n`);
         printTable(compareRows(b, a, baseline));
@@ -266,6 +285,11 @@ async function main() {
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
+  }
+  const targets = compareTargets(profiles);
+  if (targets.length > 0) {
+    console.log('\nTargets (issue 35):');
+    for (const t of targets) console.log(`- ${t.figure}: ${t.value}${t.target ? ` (target ${t.target}: ${t.met ? 'met' : 'not met'})` : ''}`);
   }
   const file = writeResult(resultName(), {
     before: before.commit,
@@ -276,6 +300,7 @@ async function main() {
     loadAverageAtStart,
     loadAverageAtEnd: os.loadavg().map((l) => +l.toFixed(2)),
     profiles,
+    targets,
   });
   console.log(`\nwritten ${file}`);
 }

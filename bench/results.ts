@@ -210,6 +210,12 @@ function compareSection(c: Record<string, any> | null, heading: string, table: (
     }
     for (const side of ['before', 'after'] as const) if (!p[side].statements.available) out.push(`\n${side}: PostgreSQL statements not counted: ${p[side].statements.reason}\n`);
   }
+  const targets = (c.targets ?? []) as { figure: string; value: string; target?: string; met?: boolean }[];
+  if (targets.length > 0) {
+    out.push('\nTargets (issue 35):\n');
+    for (const t of targets) out.push(`- ${t.figure}: ${t.value}${t.target ? ` (target ${t.target}: **${t.met ? 'met' : 'not met'}**)` : ''}`);
+    out.push('');
+  }
   out.push('\nWhat each figure means: bench/NOTES.md "bench:compare".\n');
   return out;
 }

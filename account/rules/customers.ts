@@ -1,6 +1,7 @@
 import type { Customer, PropertyAdministrator, SupplyAddress } from '../schema';
 import { list, okItems, type RuleContext } from './context';
 import { checkEmail, normaliseUkPhone, normaliseUkPostcode } from './contacts';
+import { endsBefore } from './periods';
 
 /**
  * Customer and contact rules: phones (normalised to E.164), postcodes (normalised to upper case
@@ -76,19 +77,10 @@ function checkPsr(ctx: RuleContext, customer: Customer, attr: string): void {
     if (!ctx.ref.psrNeedsCodes.has(canonical)) {
       ctx.errors.add('psr_invalid_industry_code', `${pAttr}.${field}`, `Unknown PSR needs code ${code}.`);
     }
-    if (psr.effective_to !== undefined && endsBeforeStart(psr.effective_from, psr.effective_to)) {
+    if (psr.effective_to !== undefined && endsBefore(psr.effective_from, psr.effective_to)) {
       ctx.errors.add('psr_end_before_start', `${pAttr}.effective_to`, 'A PSR record ends (effective_to) before it starts (effective_from).');
     }
   }
-}
-
-/**
- * Whether `to` is before `from`, each a date or a date-time as sent: two date-times compare as
- * instants, otherwise the days compare (a record may start and end on one day).
- */
-function endsBeforeStart(from: string, to: string): boolean {
-  if (from.length > 10 && to.length > 10) return Date.parse(to) < Date.parse(from);
-  return to.slice(0, 10) < from.slice(0, 10);
 }
 
 /** A person's roles on the account and on its portfolio: each role once per list. */

@@ -1,5 +1,6 @@
 import { resolveDocumentPath } from '../documents';
 import { list, okItems, type RuleContext } from './context';
+import { debtRecords } from './debt';
 
 /** A document path of the payload with its attr, collected for the existence check. */
 export interface DocumentRef {
@@ -29,7 +30,7 @@ export function checkMisc(ctx: RuleContext, documentRoot: string): DocumentRef[]
     if (slugs.has(c.slug)) ctx.errors.add('duplicate_account_campaigns', `${attr}.slug`, `Campaign ${c.slug} is given twice.`);
     slugs.add(c.slug);
   }
-  for (const [debt, attr] of okItems(ctx, a.debts, 'debts')) {
+  for (const [debt, attr] of debtRecords(ctx)) {
     if (debt.start_date !== undefined && (debt.agency_name === undefined || debt.agency_name.trim() === '')) {
       ctx.errors.add('debt_collection_agency_name_required', `${attr}.agency_name`, 'A debt with a start date needs an agency name.');
     }

@@ -1,4 +1,5 @@
 import { list, okItems, type RuleContext } from './context';
+import { debtRecords } from './debt';
 import { meterPoints } from './walk';
 
 /**
@@ -54,7 +55,7 @@ export function checkReferenceData(ctx: RuleContext): void {
       ctx.errors.add('invalid_reference_namespace', `${attr}.namespace`, `Unknown reference namespace ${r.namespace}.`);
     }
   }
-  for (const [debt, attr] of okItems(ctx, a.debts, 'debts')) {
+  for (const [debt, attr] of debtRecords(ctx)) {
     const agency = debt.agency_name;
     if (agency !== undefined && agency.trim() !== '' && !ref.debtCollectionAgencies.has(agency)) {
       ctx.errors.add('debt_collection_agency_does_not_exist', `${attr}.agency_name`, `Unknown debt collection agency ${agency}.`);

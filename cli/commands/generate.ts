@@ -43,9 +43,12 @@ export function register(program: Command): void {
     .option('--supplier <code>', 'import_supplier of every account', DEFAULT_SUPPLIER)
     .option('--prefix <prefix>', 'external account numbers are <prefix><n>, n zero-padded to 6 digits', DEFAULT_PREFIX)
     .option('--start <n>', 'first n of the external account numbers', integerIn(0, 999_999_999), 1)
-    .option('--today <date>', 'the day the book is generated for (YYYY-MM-DD): nothing but next bill dates lies after it (default: today in Europe/London)', isoDate)
+    .option('--today <date>', 'the day the book is generated for (YYYY-MM-DD): nothing but next bill dates (and, on full accounts, promises, plans and other forward-looking dates) lies after it (default: today in Europe/London)', isoDate)
     .addOption(
-      new Option('--profile <profile>', 'account sizes: typical (like the example), large (2 customers, 4 meter points, 36 months, 500+ transactions), mixed (15 % large)')
+      new Option(
+        '--profile <profile>',
+        'account sizes: typical (like the example), large (2 customers, 4 meter points, 36 months, 500+ transactions), full (every field of the platform\'s Account, typical in volume), mixed (15 % large, 10 % full)',
+      )
         .choices(PROFILES)
         .default('typical'),
     )
@@ -87,5 +90,6 @@ export function register(program: Command): void {
     'data-import generate --count 10000 --seed night-1 --out book.ndjson',
     'data-import generate --count 60 --profile mixed --invalid-share 0.1 --out rehearsal.ndjson',
     'data-import generate --count 20 --profile large --out-dir accounts/ --violations unknown_field,invalid_postcode --invalid-share 0.5',
+    'data-import generate --count 100 --profile full --seed platform-1 --out full.ndjson',
   ]);
 }

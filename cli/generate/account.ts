@@ -1,11 +1,12 @@
 import type { Account, Customer, MeterPoint, Psr, SupplyAddress } from '../../account/schema';
 import { londonToday } from '../../account/dates';
-import { addDays, dateTime, daysBetween, monthEnd, monthStart, yearOf } from './dates';
+import { addDays, dateTime, daysBetween, monthEnd, monthStart, taxYear } from './dates';
 import { generateLedgers, paymentSchedules } from './ledgers';
 import { electricityMeterPoint, gasMeterPoint, type MeterPointPlan } from './meterPoints';
 import { pence } from './money';
 import { address, person, TOWNS, type Town } from './people';
 import { PROFILE_SIZES, resolveProfile, type Profile } from './profiles';
+import { fullAccount } from './full/account';
 import type { Rng } from './rng';
 
 /** Features an account must have (a violation needs something to break). */
@@ -13,6 +14,8 @@ export interface RequiredFeatures {
   electricity?: boolean;
   warmHomeDiscount?: boolean;
   metadata?: boolean;
+  /** The spec's ledgers[] (a full account may send the platform's top-level ledger instead). */
+  ledgers?: boolean;
 }
 
 export interface GenerateAccountOptions {
@@ -85,12 +88,6 @@ function customer(rng: Rng, town: Town, today: string, n: number, family: string
   };
 }
 
-/** Tax year (`YYYY/YY`) that contains `today`: UK tax years start in April. */
-function taxYear(today: string): string {
-  const y = yearOf(today) - (today.slice(5) >= '04-06' ? 0 : 1);
-  return `${y}/${String((y + 1) % 100).padStart(2, '0')}`;
-}
-
 /**
  * One realistic account, valid against every rule of docs/spec/RULES.md with the default reference data
  * (DEFAULT_REFERENCE_DATA_ROWS) and an Ongoing supplier. Deterministic: the same rng state and
@@ -100,6 +97,7 @@ export function generateAccount(rng: Rng, opts: GenerateAccountOptions): Account
   const today = opts.today ?? londonToday(new Date());
   const external = opts.externalAccountNumber;
   const profile = resolveProfile(opts.profile ?? 'typical', rng);
+  if (profile === 'full') return fullAccount(rng, { externalAccountNumber: external, supplier: opts.supplier ?? DEFAULT_SUPPLIER, today, ledgers: opts.require?.ledgers });
   const sizes = PROFILE_SIZES[profile];
   const require = opts.require ?? {};
 

@@ -45,3 +45,9 @@ export function yearOf(date: string): number {
 export function dateTime(date: string, hour: number, minute: number): string {
   return `${date}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00Z`;
 }
+
+/** Tax year (`YYYY/YY`) that contains `date`: UK tax years start on 6 April. */
+export function taxYear(date: string): string {
+  const y = yearOf(date) - (date.slice(5) >= '04-06' ? 0 : 1);
+  return `${y}/${String((y + 1) % 100).padStart(2, '0')}`;
+}

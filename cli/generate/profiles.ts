@@ -2,10 +2,11 @@ import type { Rng } from './rng';
 
 /**
  * Sizes of generated accounts. `typical` is about the size of the shared example account;
- * `large` is a long-standing dual-fuel household with two properties; `mixed` draws each account
- * from the two (mostly typical, as a real book is).
+ * `large` is a long-standing dual-fuel household with two properties; `full` is a typical-sized
+ * account that carries every field path of the platform's Account (cli/generate/full/); `mixed`
+ * draws each account from the three (mostly typical, as a real book is).
  */
-export const PROFILES = ['typical', 'large', 'mixed'] as const;
+export const PROFILES = ['typical', 'large', 'full', 'mixed'] as const;
 export type Profile = (typeof PROFILES)[number];
 export type ConcreteProfile = Exclude<Profile, 'mixed'>;
 
@@ -21,7 +22,8 @@ export interface ProfileSizes {
   statements: [number, number];
 }
 
-export const PROFILE_SIZES: Record<ConcreteProfile, ProfileSizes> = {
+/** Sizes of the typical and large profiles (a full account's shape is cli/generate/full/'s). */
+export const PROFILE_SIZES: Record<Exclude<ConcreteProfile, 'full'>, ProfileSizes> = {
   typical: {
     customers: [1, 2],
     supplyAddresses: 1,
@@ -42,10 +44,12 @@ export const PROFILE_SIZES: Record<ConcreteProfile, ProfileSizes> = {
   },
 };
 
-/** Share of large accounts in a `mixed` book. */
-const MIXED_LARGE_SHARE = 0.15;
+/** Shares of large and full accounts in a `mixed` book; the rest are typical. */
+export const MIXED_SHARES = { large: 0.15, full: 0.1 } as const;
 
 export function resolveProfile(profile: Profile, rng: Rng): ConcreteProfile {
   if (profile !== 'mixed') return profile;
-  return rng.chance(MIXED_LARGE_SHARE) ? 'large' : 'typical';
+  const roll = rng.next();
+  if (roll < MIXED_SHARES.large) return 'large';
+  return roll < MIXED_SHARES.large + MIXED_SHARES.full ? 'full' : 'typical';
 }

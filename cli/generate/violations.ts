@@ -33,12 +33,24 @@ function mutable(a: Account): Record<string, unknown> {
   return a as unknown as Record<string, unknown>;
 }
 
+/** Every string equal to `from` anywhere in `value` becomes `to` (in place). */
+function replaceEverywhere(value: unknown, from: string, to: string): void {
+  if (typeof value !== 'object' || value === null) return;
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (o[k] === from) o[k] = to;
+    else replaceEverywhere(o[k], from, to);
+  }
+}
+
 const VIOLATION_LIST: Violation[] = [
   {
     code: 'invalid_supply_point_identifier',
     apply(a) {
+      // The legacy system's typo is in every place the identifier appears (a full account's
+      // commission contracts, payment preferences and transactions name it too).
       const mp = firstMeterPoint(a);
-      mp.identifier = breakCheckDigit(mp.identifier);
+      replaceEverywhere(a, mp.identifier, breakCheckDigit(mp.identifier));
       return `${MP0}.identifier`;
     },
   },
@@ -62,6 +74,8 @@ const VIOLATION_LIST: Violation[] = [
   },
   {
     code: 'duplicate_transaction_ids',
+    // A full account sends the spec's ledgers[] for it (its other form is the platform's top-level ledger).
+    require: { ledgers: true },
     apply(a) {
       // The validator reads ledgers in order, current before historical transactions, and
       // reports the later of two equal ids.
@@ -175,6 +189,8 @@ const VIOLATION_LIST: Violation[] = [
   {
     code: 'last_payment_review_date_is_future_dated',
     apply(a, { today }) {
+      // A full account may carry payment adequacy reviews instead (never both): the date replaces them.
+      delete mutable(a).payment_adequacy_changes;
       a.last_payment_review_date = addDays(today, 30);
       return 'last_payment_review_date';
     },

@@ -1,3 +1,4 @@
+import { TOP_LEVEL_LEDGER_FIELDS } from '../../account/rules/ledgers';
 import type { Account } from './accountTypes';
 
 /**
@@ -9,13 +10,8 @@ import type { Account } from './accountTypes';
  * is then the digest of the account as sent). Validation refuses an account with both
  * (ledger_forms_mixed), so the store never has to choose.
  */
-export const TOP_LEVEL_LEDGER_FIELDS = [
-  'current_statement_transactions',
-  'historical_statement_transactions',
-  'last_statement_balance',
-  'last_statement_closing_date',
-  'last_statement_issue_date',
-] as const;
+// The fields of the form: the validator's list (account/rules/ledgers.ts), one list for both.
+export { TOP_LEVEL_LEDGER_FIELDS };
 
 /** The payload key of the ledger made from the top-level form (no caller can send it: the schema refuses it). */
 export const TOP_LEVEL_MARK = '__top_level_form';

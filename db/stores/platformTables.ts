@@ -175,6 +175,10 @@ export function platformTables(described: Readonly<Record<string, TableSpec>>): 
           ...(table === 'accounts' ? {} : { parent: table }),
           path: name,
           ...(isArray ? {} : { one: true }),
+          // A list the platform requires inside one of its own objects (a complaint's
+          // complaint_contacts) is read back even when empty, as the schema requires it there;
+          // on the spec's objects every platform field is optional (account/platformSchema.ts).
+          ...(isArray && f.required && !described[table] ? { required: true } : {}),
           columns: childColumns,
           platformPath: p,
         };

@@ -86,6 +86,12 @@ function edgeCases(): Json[] {
     { key: 'nested', value: { z: null, a: [], deep: { b: [1, 2.5, 'x'], a: true }, 'ü': 'ünïcödé' } },
     { key: 'empty', value: {} },
   ];
+  // Fields of the platform's Account (issue 35), each in a table or column of its own.
+  const point = full.supply_addresses[0].meter_points[0];
+  point.configuration_periods = [{ effective_from_date: '2022-11-01', measurement_class: 'A', energisation_status: 'E', gsp: '_C', llf: '021', mtc: 801, profile_class: 1, ssc: '0393' }];
+  point.agents = { mop_contract: { agent_mpid: 'LOND', contract_reference: 'MOP-1', is_customer_appointed: false } };
+  point.meters[0].smart_device_id = '00-1A-2B-3C-4D-5E-6F-70';
+  full.complaints = [{ complainant_name: 'Aoife Ní Bhriain', complainant_email: 'aoife@example.org', created_at: '2026-03-02T11:00:00Z', type_of_complaint: 'BILLING', subtype_of_complaint: 'ESTIMATED_BILL', has_chsr_letter_been_sent: false, has_eight_week_letter_been_sent: false, complaint_contacts: [] }];
 
   // Names and text beyond ASCII: accents, combining marks, CJK, right-to-left, emoji.
   const unicode = base('UNICODE');
@@ -258,6 +264,17 @@ describe('reconcile on the real stack: a migrated book is matched, and tampering
 
     // The value put back: the full account matches again for the tranche checks below.
     await s.t.db('payment_instructions').where({ account_id: fullRow.id }).update({ sort_code: '089999' });
+
+    // So does a value altered in one of the platform's tables (db/stores/platformTables.ts).
+    await s.t.db('meter_point_configuration_periods').where({ account_id: fullRow.id }).update({ measurement_class: 'C' });
+    const platformTampered = await runReconcile({ input: onlyFull, apiKey: s.apiKey, apiUrl, progress: 'none', reportPrefix: path.join(dir, 'platform-tamper') });
+    expect(platformTampered.classes.mismatched).toBe(1);
+    const namedAgain = readReport(path.join(dir, 'platform-tamper')).accounts.find((a) => a.class === 'mismatched')!;
+    expect([namedAgain.external_account_number, namedAgain.paths]).toEqual([
+      full.external_account_number,
+      [{ path: 'supply_addresses.0.meter_points.0.configuration_periods.0.measurement_class', source: 'A', platform: 'C' }],
+    ]);
+    await s.t.db('meter_point_configuration_periods').where({ account_id: fullRow.id }).update({ measurement_class: 'A' });
 
     // Accounts imported but left out of the book: counted by default (a tranche is signed off
     // alone: not a finding, not in the report), listed as extra with --extras list; either way in

@@ -71,8 +71,29 @@ function base(): Json {
   a.unknown_occupier = false;
   // The example's PSR records each name one industry code: the sample's other one means nothing.
   for (const c of a.customers) for (const p of c.psr ?? []) for (const k of ['elec_industry_code', 'gas_industry_code']) if (p[k] === 'Sample text') delete p[k];
+  // The cross-field rules of the platform's fields (docs/spec/RULES.md, "The platform's fields"):
+  // the sample fills every field of the first meter point, the electricity one, so its gas fields
+  // go to the gas meter point; identifiers name the account's supply and the FiT installation;
+  // periods end after they start, the latest open-ended.
+  const gasPoint = a.supply_addresses[0].meter_points[1];
+  const move = (from: Json, to: Json, keys: string[]) => keys.forEach((k) => ((to[k] = from[k]), delete from[k]));
+  move(point, gasPoint, GAS_POINT_FIELDS);
+  move(point.meters[0], gasPoint.meters[0], GAS_METER_FIELDS);
+  Object.assign(point.meters[0], { smart_device_id: '00-DB-12-34-56-78-90-AB', prepay_customer_reference_number: '1234 5678' });
+  delete point.capacity_values[0].effective_to_date;
+  delete point.configuration_periods[0].effective_to_date;
+  for (const k of ['vat_exemptions', 'ccl_exemptions']) point[k][0].effective_to = '2025-04-01';
+  a.account_campaigns[0].expiry_date = '2027-01-01';
+  a.notes[0].unpin_at = '2026-12-01T09:00:00Z';
+  a.commission_contracts[0].mpxn = point.identifier;
+  a.fit.installations[0].fit_id = 'FIT00123456';
+  Object.assign(a.fit.meters[0], { mpan: point.identifier, extensions: ['FIT00123456-1'] });
   return a;
 }
+
+/** The platform's gas-only fields of a meter point and of a meter (account/rules/platformMeters.ts). */
+const GAS_POINT_FIELDS = ['ldz', 'mam_to_appoint'];
+const GAS_METER_FIELDS = ['units_of_measure', 'last_billed_to_date'];
 
 /** Sets `value` at `path` (`*`: the first item), failing when the account has no such place; its concrete attr. */
 function setAt(account: Json, path: string, value: unknown): string {
@@ -99,6 +120,13 @@ const CONTEXT: Record<string, (a: Json) => void> = {
   },
   'payment_preferences.*.type': (a) => delete a.payment_preferences[0].instruction_reference_params,
   'supply_addresses.*.meter_points.*.smart_refusal_interest.type': (a) => delete a.supply_addresses[0].meter_points[0].smart_refusal_interest.refusal_reason,
+  // A gas field is tried on the gas meter point: put it first (field_not_for_supply_type otherwise).
+  ...Object.fromEntries(
+    [...GAS_POINT_FIELDS.map((k) => `supply_addresses.*.meter_points.*.${k}`), ...GAS_METER_FIELDS.map((k) => `supply_addresses.*.meter_points.*.meters.*.${k}`)].map((p) => [
+      p,
+      (a: Json) => a.supply_addresses[0].meter_points.reverse(),
+    ]),
+  ),
 };
 
 /**
