@@ -1,33 +1,15 @@
-import type { EventType, PayloadOf, VersionOf } from '../events/catalogue';
+import { londonToday } from '../account/dates';
 import type { NewEvent } from '../events/outbox';
 import type { CreatedAccount } from '../db/stores/accountStore';
+import { accountDataEvents } from './accountDataEvents';
+import { ev, type EventScope } from './event';
+
+export type { EventScope } from './event';
 
 /** resource_type of import-process events: what the process imports. */
 export const RESOURCE_TYPE = 'account';
 /** resource_type of post-import events (their import_process_resource_type is RESOURCE_TYPE). */
 export const POST_IMPORT_RESOURCE_TYPE = 'account_post_import';
-
-export interface EventScope {
-  /** The workflow id: the ordering key of every event of the import, and the root of their keys. */
-  workflowId: string;
-  run: number;
-  externalAccountNumber: string;
-  at: Date;
-}
-
-/** One event of the import: `data` is the catalogue payload type of `type` and `version`, so a wrong field does not compile. */
-function ev<T extends EventType, V extends VersionOf<T>>(scope: EventScope, type: T, version: V, name: string, data: PayloadOf<T, V>): NewEvent {
-  // The parameters tie type, version and payload together; the compiler cannot follow that
-  // through the generic union, so the one cast is here, with the check at every call.
-  return {
-    type,
-    version,
-    data,
-    key: `${scope.workflowId}:run-${scope.run}:${name}`,
-    orderingKey: scope.workflowId,
-    occurredAt: scope.at,
-  } as NewEvent;
-}
 
 /**
  * The events of a created account (docs/spec/DESIGN.md "Events"), in the order consumers see them: the
@@ -63,6 +45,7 @@ export function accountCreatedEvents(scope: EventScope, created: CreatedAccount)
         account_number: n,
         valid_from: a.validFrom,
         product_code: a.productCode,
+        ...(a.businessContractIdentifier !== null ? { business_contract_identifier: a.businessContractIdentifier } : {}),
       }),
     );
   }
@@ -78,15 +61,19 @@ export function accountCreatedEvents(scope: EventScope, created: CreatedAccount)
   });
   for (const c of created.campaigns) {
     // A campaign named by its slug carries the slug as its name too; one named by campaign_name has no slug.
-    const name = c.name ?? c.slug ?? '';
+    const name = c.campaignName ?? c.slug ?? '';
     out.push(
       ev(scope, 'campaign_account.added', 'v1', `campaign_account.added:${c.slug ?? `name:${name}`}`, {
         account_number: n,
         campaign_name: name,
         ...(c.slug === null ? {} : { campaign_slug: c.slug }),
+        // The platform's expiry_date is when the account leaves the campaign (not when the
+        // campaign itself ends): the catalogue's campaign_account_expiry_date.
+        ...(c.expiryDate !== null ? { campaign_account_expiry_date: c.expiryDate } : {}),
       }),
     );
   }
+  out.push(...accountDataEvents(scope, created));
   if (created.dunningPath) {
     out.push(
       ev(scope, 'dunning_path_started', 'v1', 'dunning_path_started', {
@@ -94,7 +81,9 @@ export function accountCreatedEvents(scope: EventScope, created: CreatedAccount)
         dunning_process_id: created.dunningPath.dunningProcessId,
         account_number: n,
         created_note: 'Dunning path carried over by data import',
-        start_date: created.dunningPath.startDate,
+        // Without a start date the platform starts the path on the migration date (delayed by its
+        // import configuration's days, which this service does not have): the import's day.
+        start_date: created.dunningPath.startDate ?? londonToday(scope.at),
       }),
     );
   }

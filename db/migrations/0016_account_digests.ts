@@ -28,6 +28,22 @@ const FORGET = (ids: string) => `
     UPDATE accounts SET stored_digest = NULL WHERE id IN (${ids}) AND stored_digest IS NOT NULL;
     RETURN NULL;`;
 
+/**
+ * The four triggers that make a statement on `table` forget the stored digests of the accounts it
+ * touched (`suffix` '_references' for account_references, keyed by supplier and external number):
+ * every later migration that adds a table of the account's read-back calls it for that table.
+ */
+export async function createDigestForgetTriggers(knex: Knex, table: string, suffix: '' | '_references' = ''): Promise<void> {
+  await knex.raw(`CREATE TRIGGER account_digest_forget_insert AFTER INSERT ON "${table}"
+    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_changed${suffix}()`);
+  await knex.raw(`CREATE TRIGGER account_digest_forget_update AFTER UPDATE ON "${table}"
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_updated${suffix}()`);
+  await knex.raw(`CREATE TRIGGER account_digest_forget_delete AFTER DELETE ON "${table}"
+    REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_changed${suffix}()`);
+  await knex.raw(`CREATE TRIGGER account_digest_forget_truncate AFTER TRUNCATE ON "${table}"
+    FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_all()`);
+}
+
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('ALTER TABLE accounts ADD COLUMN stored_digest text');
   // Accounts whose digest the filler is to store (the create inserts the row with the account).
@@ -64,14 +80,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`CREATE TRIGGER account_digest_forget BEFORE UPDATE ON accounts
     FOR EACH ROW WHEN (OLD.stored_digest IS NOT NULL) EXECUTE FUNCTION account_digest_forget_account()`);
   for (const [table, suffix] of [...TABLES.map((t) => [t, ''] as const), ['account_references', '_references'] as const]) {
-    await knex.raw(`CREATE TRIGGER account_digest_forget_insert AFTER INSERT ON "${table}"
-      REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_changed${suffix}()`);
-    await knex.raw(`CREATE TRIGGER account_digest_forget_update AFTER UPDATE ON "${table}"
-      REFERENCING OLD TABLE AS old_rows NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_updated${suffix}()`);
-    await knex.raw(`CREATE TRIGGER account_digest_forget_delete AFTER DELETE ON "${table}"
-      REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_changed${suffix}()`);
-    await knex.raw(`CREATE TRIGGER account_digest_forget_truncate AFTER TRUNCATE ON "${table}"
-      FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_all()`);
+    await createDigestForgetTriggers(knex, table, suffix);
   }
 }
 

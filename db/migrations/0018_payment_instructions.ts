@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createDigestForgetTriggers } from './0016_account_digests';
 
 /**
  * Payment instructions (Direct Debit mandates, cards…), payment preferences and the deprecated
@@ -46,14 +47,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('dd_reference');
   });
   for (const table of ['payment_instructions', 'payment_preferences']) {
-    await knex.raw(`CREATE TRIGGER account_digest_forget_insert AFTER INSERT ON "${table}"
-      REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_changed()`);
-    await knex.raw(`CREATE TRIGGER account_digest_forget_update AFTER UPDATE ON "${table}"
-      REFERENCING OLD TABLE AS old_rows NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_updated()`);
-    await knex.raw(`CREATE TRIGGER account_digest_forget_delete AFTER DELETE ON "${table}"
-      REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_changed()`);
-    await knex.raw(`CREATE TRIGGER account_digest_forget_truncate AFTER TRUNCATE ON "${table}"
-      FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_all()`);
+    await createDigestForgetTriggers(knex, table);
   }
 }
 

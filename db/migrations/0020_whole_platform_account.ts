@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createDigestForgetTriggers } from './0016_account_digests';
 
 /**
  * The whole of the platform's Account (issue 35): the storage of every field of its document that
@@ -134,14 +135,7 @@ export async function up(knex: Knex): Promise<void> {
       } else if (one) t.unique(['account_id'], { indexName: `${name}_one` });
       for (const [c, type] of Object.entries(columns)) column(t, c, type);
     });
-    await knex.raw(`CREATE TRIGGER account_digest_forget_insert AFTER INSERT ON "${name}"
-      REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_changed()`);
-    await knex.raw(`CREATE TRIGGER account_digest_forget_update AFTER UPDATE ON "${name}"
-      REFERENCING OLD TABLE AS old_rows NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_updated()`);
-    await knex.raw(`CREATE TRIGGER account_digest_forget_delete AFTER DELETE ON "${name}"
-      REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_changed()`);
-    await knex.raw(`CREATE TRIGGER account_digest_forget_truncate AFTER TRUNCATE ON "${name}"
-      FOR EACH STATEMENT EXECUTE FUNCTION account_digest_forget_all()`);
+    await createDigestForgetTriggers(knex, name);
   }
 }
 

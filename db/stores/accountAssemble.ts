@@ -1,7 +1,24 @@
-import { LAYOUT, type TableLayout } from './accountLayout';
+import { datetimeText, LAYOUT, type TableLayout } from './accountLayout';
 import type { AccountTable, Row } from './accountTables';
 import type { Account } from './accountTypes';
 import { fromStoredLedgers } from './ledgerForm';
+
+/** A consent of the account or of one of its customers (tables consents, account_user_consents). */
+export interface CreatedConsent {
+  id: number;
+  /** The platform's consent type: a code of the platform's own configured set, stored as sent. */
+  type: unknown;
+  value: string;
+  /** ISO UTC, as the read-back gives it; null when not sent (the platform then takes the import's time). */
+  signedAt: string | null;
+}
+
+/** A metadata entry of a customer or of a supply address (account_user_metadata, property_metadata). */
+export interface CreatedMetadata {
+  id: number;
+  key: string;
+  value: unknown;
+}
 
 export interface CreatedAccount {
   accountId: number;
@@ -11,12 +28,21 @@ export interface CreatedAccount {
     userNumber: string;
     email: string | null;
     psrRecords: { electricityIndustryCode: string; gasIndustryCode: string; description: string }[];
+    consents: CreatedConsent[];
+    metadata: CreatedMetadata[];
   }[];
-  agreements: { agreementId: number; meterPointIdentifier: string; validFrom: string; productCode: string }[];
+  agreements: {
+    agreementId: number;
+    meterPointIdentifier: string;
+    validFrom: string;
+    productCode: string;
+    businessContractIdentifier: string | null;
+  }[];
   metadata: { key: string; value: unknown }[];
   /** Named by its slug or by its campaign_name (exactly one, by the validator). */
-  campaigns: { slug: string | null; name: string | null; campaignNote: string }[];
-  dunningPath: { pathName: string; startDate: string; dunningProcessId: string } | null;
+  campaigns: { slug: string | null; campaignNote: string; campaignName: string | null; expiryDate: string | null }[];
+  /** startDate: null when not sent (optional, as on the platform). */
+  dunningPath: { pathName: string; startDate: string | null; dunningProcessId: string } | null;
   meterPoints: {
     id: number;
     identifier: string;
@@ -26,6 +52,16 @@ export interface CreatedAccount {
     etInProgress: boolean;
     drInProgress: boolean;
   }[];
+  /** The account's own consents (customers' are under users). */
+  consents: CreatedConsent[];
+  /** The account's business (`business`), when one was sent: its row's id. */
+  business: { id: number } | null;
+  /** Deposit agreements in payload order; dates ISO UTC, null when not sent. */
+  depositAgreements: { id: number; reason: string; depositAmount: string; acceptedAt: string | null; fulfilledAt: string | null }[];
+  /** Each supply address's metadata, with the id of the supply address's row (properties). */
+  propertyMetadata: (CreatedMetadata & { propertyId: number })[];
+  /** How many ledgers the account has (ledgers[], or 1 for the top-level ledger form). */
+  ledgerCount: number;
 }
 
 export type LoadedRows = Partial<Record<AccountTable, Row[]>>;
@@ -42,12 +78,34 @@ function childrenOf(rows: LoadedRows, table: AccountTable, parentColumn: string)
   return map;
 }
 
-/** The slice of an account the import workflow needs after the write (events, registration). */
+/**
+ * A date-time column as the read-back gives it: the freshly planned rows hold the payload's text
+ * (any offset), the loaded ones its instant; both become ISO UTC, so a retried create that finds
+ * the account publishes the payloads the first attempt did.
+ */
+const instant = (v: unknown): string | null => (v === undefined || v === null ? null : datetimeText(v));
+const text = (v: unknown): string | null => (v === undefined || v === null ? null : (v as string));
+
+const consentOf = (c: Row): CreatedConsent => ({
+  id: c.id as number,
+  type: c.type,
+  value: c.value as string,
+  signedAt: instant(c.signed_at),
+});
+const metadataOf = (m: Row): CreatedMetadata => ({ id: m.id as number, key: m.key as string, value: m.value });
+
+/**
+ * The slice of an account the import workflow needs after the write (events, registration), from
+ * the rows insertAccount planned or the rows read back: the same CreatedAccount either way.
+ */
 export function createdFromRows(account: Row, rows: LoadedRows): CreatedAccount {
   const psrByUser = childrenOf(rows, 'psr_records', 'account_user_id');
+  const consentsByUser = childrenOf(rows, 'account_user_consents', 'account_user_id');
+  const metadataByUser = childrenOf(rows, 'account_user_metadata', 'account_user_id');
   const meterPoints = rows.meter_points ?? [];
   const identifierById = new Map(meterPoints.map((mp) => [mp.id as number, mp.identifier as string]));
   const dunning = rows.dunning_paths?.[0];
+  const business = rows.account_business?.[0];
   return {
     accountId: account.id as number,
     accountNumber: account.number as string,
@@ -60,23 +118,27 @@ export function createdFromRows(account: Row, rows: LoadedRows): CreatedAccount 
         gasIndustryCode: (p.gas_industry_code as string | undefined) ?? '',
         description: (p.description as string | undefined) ?? '',
       })),
+      consents: (consentsByUser.get(u.id as number) ?? []).map(consentOf),
+      metadata: (metadataByUser.get(u.id as number) ?? []).map(metadataOf),
     })),
     agreements: (rows.agreements ?? []).map((g) => ({
       agreementId: g.id as number,
       meterPointIdentifier: identifierById.get(g.meter_point_id as number)!,
       validFrom: g.effective_from as string,
       productCode: g.tariff_code as string,
+      businessContractIdentifier: text(g.business_contract_identifier),
     })),
     metadata: (rows.account_metadata ?? []).map((m) => ({ key: m.key as string, value: m.value })),
     campaigns: (rows.account_campaigns ?? []).map((c) => ({
       slug: (c.slug as string | undefined) ?? null,
-      name: (c.campaign_name as string | undefined) ?? null,
       campaignNote: (c.campaign_note as string | undefined) ?? '',
+      campaignName: text(c.campaign_name),
+      expiryDate: text(c.expiry_date),
     })),
     dunningPath: dunning
       ? {
           pathName: dunning.path_name as string,
-          startDate: (dunning.start_date as string | undefined) ?? '',
+          startDate: text(dunning.start_date),
           dunningProcessId: dunning.dunning_process_id as string,
         }
       : null,
@@ -89,6 +151,18 @@ export function createdFromRows(account: Row, rows: LoadedRows): CreatedAccount 
       etInProgress: mp.et_in_progress === true,
       drInProgress: mp.dr_in_progress === true,
     })),
+    consents: (rows.consents ?? []).map(consentOf),
+    business: business ? { id: business.id as number } : null,
+    depositAgreements: (rows.deposit_agreements ?? []).map((d) => ({
+      id: d.id as number,
+      reason: d.reason as string,
+      // A decimal's text as sent (the planned row holds it; the read-back prefers its _text column).
+      depositAmount: String(d.deposit_amount),
+      acceptedAt: instant(d.accepted_at),
+      fulfilledAt: instant(d.fulfilled_at),
+    })),
+    propertyMetadata: (rows.property_metadata ?? []).map((m) => ({ ...metadataOf(m), propertyId: m.property_id as number })),
+    ledgerCount: (rows.ledgers ?? []).length,
   };
 }
 

@@ -119,7 +119,7 @@ function dateText(v: unknown): string {
   return String(v);
 }
 
-function datetimeText(v: unknown): string {
+export function datetimeText(v: unknown): string {
   const d = v instanceof Date ? v : new Date(String(v));
   // The spec's form is YYYY-MM-DDTHH:MM:SSZ; fractions appear only when the payload had them.
   return d.toISOString().replace('.000Z', 'Z');

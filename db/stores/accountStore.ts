@@ -8,7 +8,7 @@ import type { Account } from './accountTypes';
 import { allocatedIds, allocationSql, insertTablesWithUnnest, unnestInsertSql } from './unnestInsert';
 import { CONSTRAINT, isUniqueViolation } from '../pgErrors';
 
-export type { CreatedAccount } from './accountAssemble';
+export type { CreatedAccount, CreatedConsent, CreatedMetadata } from './accountAssemble';
 export type { Account } from './accountTypes';
 
 /**
@@ -172,6 +172,7 @@ async function rawResults(db: Knex, sql: string): Promise<{ rows: Record<string,
   return Array.isArray(answer) ? answer : [answer];
 }
 
+/** The tables createdFromRows (accountAssemble.ts) reads: what the import's events and registration need. */
 const CREATED_TABLES: readonly AccountTable[] = [
   'account_users',
   'psr_records',
@@ -180,6 +181,13 @@ const CREATED_TABLES: readonly AccountTable[] = [
   'account_metadata',
   'account_campaigns',
   'dunning_paths',
+  'ledgers',
+  'consents',
+  'account_user_consents',
+  'account_user_metadata',
+  'account_business',
+  'deposit_agreements',
+  'property_metadata',
 ];
 
 /** What insertAccount returned, read back (a retried create finding the account already made). */

@@ -60,7 +60,10 @@ export const ACCOUNT_EVENTS = [
   }),
   entry('account_metadata.removed', 'v1', accountMetadata),
   entry('account_metadata.updated', 'v1', { account_number: str(), changes: obj() }),
-  entry('account_property_effective_period_metadata.created', 'v1', periodMetadata),
+  entry('account_property_effective_period_metadata.created', 'v1', periodMetadata, {
+    description:
+      "A metadata entry was added to an account's period at a property; this service emits one per imported supply address metadata entry (the period: the supply address).",
+  }),
   entry('account_property_effective_period_metadata.removed', 'v1', periodMetadata),
   entry('account_property_effective_period_metadata.updated', 'v1', {
     account_property_effective_period_id: int(),
@@ -86,7 +89,9 @@ export const ACCOUNT_EVENTS = [
   ),
   entry('account_user.verification_started', 'v1', verification),
   entry('account_user.verification_completed', 'v1', verification),
-  entry('account_user_metadata.created', 'v1', userMetadata),
+  entry('account_user_metadata.created', 'v1', userMetadata, {
+    description: 'A metadata entry was added to an account user; this service emits one per imported customer metadata entry.',
+  }),
   entry('account_user_metadata.removed', 'v1', userMetadata),
   entry('account_user_metadata.updated', 'v1', { user_id: int(), changes: obj() }),
   entry('affiliates.affiliate-account-contract-created', 'v1', {
@@ -112,7 +117,9 @@ export const ACCOUNT_EVENTS = [
     actor: obj(),
     legal_address: obj(),
   }),
-  entry('business.created', 'v1', { id: int() }),
+  entry('business.created', 'v1', { id: int() }, {
+    description: "A business was created; this service emits it for an imported account's business.",
+  }),
   entry('business.updated', 'v1', { id: int(), changes: obj() }),
   entry('business_operations_team.updated', 'v1', { id: int(), operations_team_id: int() }),
   entry(

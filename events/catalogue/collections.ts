@@ -60,9 +60,13 @@ export const COLLECTION_EVENTS = [
   }),
   entry('delinquent_debt.position_changed', 'v1', delinquentV1),
   entry('delinquent_debt.position_changed', 'v2', { ...delinquentV1, account_number: str() }),
-  entry('deposit_agreement.accepted', 'v1', depositAccepted),
+  entry('deposit_agreement.accepted', 'v1', depositAccepted, {
+    description: 'A customer accepted to pay a deposit; this service emits one per imported deposit agreement with accepted_at.',
+  }),
   // "the same fields with fulfilled_at, returned_at, withdrawn_at (str) in place of accepted_at"
-  entry('deposit_agreement.fulfilled', 'v1', { ...depositWithoutAcceptedAt, fulfilled_at: str() }),
+  entry('deposit_agreement.fulfilled', 'v1', { ...depositWithoutAcceptedAt, fulfilled_at: str() }, {
+    description: 'A customer paid a deposit; this service emits one per imported deposit agreement with fulfilled_at.',
+  }),
   entry('deposit_agreement.returned', 'v1', { ...depositWithoutAcceptedAt, returned_at: str() }),
   entry('deposit_agreement.withdrawn', 'v1', { ...depositWithoutAcceptedAt, withdrawn_at: str() }),
   entry('deposit_agreement.instalment_returned', 'v1', {

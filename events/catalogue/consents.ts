@@ -25,7 +25,9 @@ const journeyStarted = {
 const contractOccurred = { contract_identifier: str(), occurred_at: str() };
 
 export const CONSENT_EVENTS = [
-  entry('consents.consent.created', 'v1', consentChange),
+  entry('consents.consent.created', 'v1', consentChange, {
+    description: "A consent was recorded; this service emits one per imported consent of the account or of a customer.",
+  }),
   entry('consents.consent.updated', 'v1', consentChange),
   entry('consents.settlement-granularity.changed', 'v1', {
     mpan: str(),

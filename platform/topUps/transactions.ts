@@ -4,6 +4,7 @@ import { DECIMAL_RE } from '../../account/ajv';
 import type { IssueList } from '../../account/issues';
 import { enqueueEvents, type NewEvent } from '../../events/outbox';
 import { accountOrderingKey } from '../../events/orderingKey';
+import { ledgerNumber } from '../../events/ledgerNumber';
 import type { TopUpAccount } from './account';
 import { TransactionsRequestSchema, type TopUpTransaction, type TopUpTransactionType, type TransactionsRequest } from './schemas';
 import { bodyChecker } from '../../http/validation';
@@ -152,6 +153,3 @@ function entryPostedEvent(account: TopUpAccount, ledger: LedgerRow, entryId: num
     },
   };
 }
-
-/** The ledger's number: the account number and the ledger's place in the imported payload (1-based). */
-export const ledgerNumber = (accountNumber: string, position: number) => `${accountNumber}-L${position + 1}`;

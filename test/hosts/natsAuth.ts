@@ -29,11 +29,30 @@ export interface NatsConsumer {
 /**
  * The consumers of the reference deployment, by what they may read (docs/events.md): the migration's
  * monitoring reads the data-import process events only (no personal data); the CRM reads every
- * account and account-user event (e-mail addresses, PSR records: personal and health data).
+ * event an import publishes (e-mail addresses, PSR records, consents: personal and health data;
+ * test/unit/imports/events.test.ts holds this list to them).
  */
 export const REFERENCE_CONSUMERS: NatsConsumer[] = [
   { name: 'migration-monitor', subjects: ['data_import.>'] },
-  { name: 'crm', subjects: ['account.>', 'account_user.>', 'account_metadata.>', 'agreement.>', 'campaign_account.>', 'dunning_path_started.>', 'meterpoint.>', 'billing.>', 'data_import.>'] },
+  {
+    name: 'crm',
+    subjects: [
+      'account.>',
+      'account_user.>',
+      'account_metadata.>',
+      'account_user_metadata.>',
+      'account_property_effective_period_metadata.>',
+      'agreement.>',
+      'business.>',
+      'campaign_account.>',
+      'consents.>',
+      'deposit_agreement.>',
+      'dunning_path_started.>',
+      'meterpoint.>',
+      'billing.>',
+      'data_import.>',
+    ],
+  },
 ];
 
 export interface NatsUsers {

@@ -230,8 +230,10 @@ describe('account store', () => {
           { electricityIndustryCode: '14', gasIndustryCode: '', description: needs14 },
           { electricityIndustryCode: '', gasIndustryCode: '14', description: needs14 },
         ],
+        consents: [],
+        metadata: [],
       },
-      { userId: Number(users[1].id), userNumber: users[1].user_number, email: 't.wojcik@example.net', psrRecords: [] },
+      { userId: Number(users[1].id), userNumber: users[1].user_number, email: 't.wojcik@example.net', psrRecords: [], consents: [], metadata: [] },
     ]);
     for (const u of created.users) expect(u.userNumber).toMatch(/^U-[0-9A-F]{8}$/);
 
@@ -242,12 +244,14 @@ describe('account store', () => {
         meterPointIdentifier: '2300111122226',
         validFrom: '2022-11-01',
         productCode: 'E-2R-VAR-22-11-01-M',
+        businessContractIdentifier: null,
       },
       {
         agreementId: Number(agreements[1].id),
         meterPointIdentifier: '7382190405',
         validFrom: '2022-11-01',
         productCode: 'G-1R-VAR-22-11-01-M',
+        businessContractIdentifier: null,
       },
     ]);
     const points = await t.db('meter_points').where({ account_id: created.accountId }).orderBy('id');
@@ -272,13 +276,49 @@ describe('account store', () => {
       },
     ]);
     expect(created.metadata).toEqual([{ key: 'legacy_tariff_family', value: { name: 'Fixed Saver', cohort: 7 } }]);
-    expect(created.campaigns).toEqual([{ slug: 'winter-support-2026', campaignNote: 'Enrolled by legacy CRM' }]);
+    expect(created.campaigns).toEqual([{ slug: 'winter-support-2026', campaignNote: 'Enrolled by legacy CRM', campaignName: null, expiryDate: null }]);
     expect(created.dunningPath).toBeNull();
+    expect([created.consents, created.business, created.depositAgreements, created.propertyMetadata, created.ledgerCount]).toEqual([[], null, [], [], 1]);
+  });
+
+  it("returns the platform data the import's events need: consents, business, metadata, deposit agreements, contracts, campaigns", async () => {
+    const account = variant('LEGACY-CREATED-PLATFORM') as Account & Record<string, unknown>;
+    Object.assign(account, {
+      business: { company_name: 'Bloggs Bakery Ltd' },
+      consents: [{ type: 'MARKETING_EMAIL', value: 'ACCEPTED', signed_at: '2025-03-01T10:00:00.250+01:00' }, { type: { code: 'X' }, value: 'PENDING' }],
+      deposit_agreements: [{ deposit_amount: '0150.5', reason: 'Credit', accepted_at: '2025-01-10T12:00:00Z', fulfilled_at: null }],
+      account_campaigns: [{ slug: 'winter-support-2026', campaign_name: 'AMR', expiry_date: '2027-03-31' }],
+    });
+    Object.assign(account.customers[1]!, { consents: [{ type: 'SMART', value: 'REJECTED' }], metadata: [{ key: 'k', value: { a: 1 } }] });
+    Object.assign(account.supply_addresses[0]!, { metadata: [{ key: 'p', value: 'v' }] });
+    Object.assign(account.supply_addresses[0]!.meter_points[1]!.agreements![0]!, { business_contract_identifier: 'BC-1' });
+    const created = await t.db.transaction((trx) => insert(trx, account));
+    const ids = async (table: string) => (await t.db(table).where({ account_id: created.accountId }).orderBy('id')).map((r: { id: string }) => Number(r.id));
+    const [consents, userConsents, userMetadata, business, deposits, properties, propertyMetadata] = await Promise.all(
+      ['consents', 'account_user_consents', 'account_user_metadata', 'account_business', 'deposit_agreements', 'properties', 'property_metadata'].map(ids),
+    );
+    expect(created.consents).toEqual([
+      { id: consents![0], type: 'MARKETING_EMAIL', value: 'ACCEPTED', signedAt: '2025-03-01T09:00:00.250Z' },
+      { id: consents![1], type: { code: 'X' }, value: 'PENDING', signedAt: null },
+    ]);
+    expect(created.users.map((u) => [u.consents, u.metadata])).toEqual([
+      [[], []],
+      [[{ id: userConsents![0], type: 'SMART', value: 'REJECTED', signedAt: null }], [{ id: userMetadata![0], key: 'k', value: { a: 1 } }]],
+    ]);
+    expect(created.business).toEqual({ id: business![0] });
+    expect(created.depositAgreements).toEqual([{ id: deposits![0], reason: 'Credit', depositAmount: '0150.5', acceptedAt: '2025-01-10T12:00:00Z', fulfilledAt: null }]);
+    expect(created.propertyMetadata).toEqual([{ id: propertyMetadata![0], propertyId: properties![0], key: 'p', value: 'v' }]);
+    expect(created.agreements.map((a) => a.businessContractIdentifier)).toEqual([null, 'BC-1']);
+    expect(created.campaigns).toEqual([{ slug: 'winter-support-2026', campaignNote: '', campaignName: 'AMR', expiryDate: '2027-03-31' }]);
+    // Read back, the same: a retried create publishes what the first attempt would have.
+    expect(await findAccountByExternal(t.db, SUPPLIER, 'LEGACY-CREATED-PLATFORM')).toEqual(created);
   });
 
   it('findAccountByExternal returns what insertAccount returned, and null for an unknown account', async () => {
     const account = variant('LEGACY-FIND');
     account.dunning_path = { path_name: 'standard-domestic', start_date: '2026-11-01' };
+    // With every field of the platform's Account too: the slice the events need is the same read back.
+    everyPlatformField(account);
     const created = await t.db.transaction((trx) => insert(trx, account));
     expect(created.dunningPath).toEqual({
       pathName: 'standard-domestic',

@@ -3,7 +3,9 @@ import { ARRAY_CAP, platformChildren, platformSchema } from '../../../account/pl
 import { TABLE_SPECS } from '../../../db/stores/accountTables';
 import { platformTables } from '../../../db/stores/platformTables';
 import { ACCOUNT_TABLES } from '../../../db/stores/accountTables';
-import { everyPlatformField } from '../../support/platformSample';
+import fs from 'node:fs';
+import path from 'node:path';
+import { everyPlatformField, platformSample } from '../../support/platformSample';
 import { check, errorsOf, example } from './helpers';
 
 /**
@@ -73,3 +75,29 @@ function adequacy(): Json {
     created_at: '2026-01-01T00:00:00Z', current_balance: 1, existing_direct_debit_payment: 1, new_direct_debit: 1, target_balance: 1,
   };
 }
+
+describe("each field of the platform's Account added to a valid account, one at a time", () => {
+  // The codes of the rules: docs/spec/RULES.md, and docs/api.md for the platform's own account fields.
+  const rules = ['docs/spec/RULES.md', 'docs/api.md'].map((f) => fs.readFileSync(path.join(__dirname, '../../..', f), 'utf8')).join('\n');
+  const documented = (code: string) => rules.includes(`\`${code}\``);
+  // Every platform field the example account does not have, where a payload would first send it
+  // (its parent is in the example: `*` its first item), set to a sample with every sub-field.
+  const base = example();
+  const at = (a: Json, parts: string[]) => parts.reduce((n: Json, p) => (n === undefined ? undefined : p === '*' ? n[0] : n[p]), a);
+  const firsts = Object.keys(PLATFORM_ACCOUNT).filter((p) => {
+    const parts = p.split('.');
+    return at(base, parts) === undefined && (parts.length === 1 || at(base, parts.slice(0, -1)) !== undefined);
+  });
+
+  it('finds the fields to try', () => {
+    expect(firsts.length).toBeGreaterThan(120);
+  });
+
+  it.each(firsts)('%s is accepted, or refused only by its own documented rule', async (p) => {
+    const a = example();
+    const parts = p.split('.');
+    at(a, parts.slice(0, -1))[parts[parts.length - 1]!] = platformSample(p);
+    const errors = errorsOf(await check(a));
+    expect(errors.filter((e) => e.startsWith('unknown_field@') || !documented(e.slice(0, e.indexOf('@'))))).toEqual([]);
+  });
+});
