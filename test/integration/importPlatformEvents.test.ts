@@ -33,7 +33,8 @@ function withPlatformData(ext: string): Record<string, unknown> {
     { deposit_amount: '40', reason: 'Not yet accepted' },
   ];
   a.supply_addresses[0].meter_points[0].agreements[0].business_contract_identifier = 'BC-2025-0042';
-  a.account_campaigns = [{ slug: 'amr', campaign_name: 'AMR', expiry_date: '2027-03-31', start_date: '2026-11-01', campaign_note: 'From the CRM' }];
+  // Named by the platform's campaign_name (not both name and slug: campaign_name_and_slug_provided).
+  a.account_campaigns = [{ campaign_name: 'AMR', expiry_date: '2027-03-31', start_date: '2026-11-01', campaign_note: 'From the CRM' }];
   return a;
 }
 
@@ -127,7 +128,7 @@ describe('the events of the platform data of an imported account', () => {
       { agreement_id: ids.agreements[1], account_number: accountNumber, valid_from: '2022-11-01', product_code: 'G-1R-VAR-22-11-01-M' },
     ]);
     expect(dataOf(rows, 'campaign_account.added')).toEqual([
-      { account_number: accountNumber, campaign_name: 'AMR', campaign_slug: 'amr', campaign_account_expiry_date: '2027-03-31' },
+      { account_number: accountNumber, campaign_name: 'AMR', campaign_account_expiry_date: '2027-03-31' },
     ]);
     expect(rows.find((r) => r.event_type === 'consents.consent.created')!.subject).toBe(`${PREFIX}.consents.consent.created.v1`);
     expect(rows.at(-1)!.event_type).toBe('data_import.import_process.complete');
