@@ -1,6 +1,7 @@
 import { PLATFORM_ACCOUNT, type PlatformField } from '../../account/platformAccount';
 import { platformChildren } from '../../account/platformSchema';
 import type { ColumnType, TableSpec } from './accountTableSpec';
+import { TOP_LEVEL_LEDGER_FIELDS } from './ledgerForm';
 
 /**
  * The storage of the platform's fields that accountTables.ts does not describe by hand, derived
@@ -56,15 +57,7 @@ export const PLATFORM_PATH_OF_TABLE: Readonly<Record<string, string>> = {
 };
 
 /** The Account's fields stored by another path than their own (db/stores/ledgerForm.ts: the top-level ledger form). */
-const STORED_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
-  accounts: [
-    'current_statement_transactions',
-    'historical_statement_transactions',
-    'last_statement_balance',
-    'last_statement_closing_date',
-    'last_statement_issue_date',
-  ],
-};
+const STORED_ELSEWHERE: Readonly<Record<string, readonly string[]>> = { accounts: TOP_LEVEL_LEDGER_FIELDS };
 
 /** The name of one row of a hand-described table, for its children's names and parent columns. */
 const ROW_NAME: Readonly<Record<string, string>> = {
