@@ -1,5 +1,5 @@
 import { PLATFORM_ACCOUNT } from '../../../account/platformAccount';
-import { ARRAY_CAP, platformChildren, platformSchema } from '../../../account/platformSchema';
+import { ARRAY_CAP, TEXT_CAP, platformChildren, platformSchema } from '../../../account/platformSchema';
 import { TABLE_SPECS } from '../../../db/stores/accountTables';
 import { platformTables } from '../../../db/stores/platformTables';
 import { ACCOUNT_TABLES } from '../../../db/stores/accountTables';
@@ -46,6 +46,23 @@ describe('the platform fields built from the description', () => {
   it('bounds every array of the platform without a documented bound', () => {
     const s = platformSchema('complaints') as Json;
     expect(s.maxItems).toBe(ARRAY_CAP);
+  });
+
+  // The caps at their boundary (the fuzz run leaves these cases to this test: test/fuzz/schemathesis.toml).
+  const complaint = (subtype_of_complaint = 'X') => ({ complainant_name: 'A', complainant_email: 'a@example.org', created_at: '2026-01-01T00:00:00Z', has_chsr_letter_been_sent: false, has_eight_week_letter_been_sent: false, type_of_complaint: 'BILLING', subtype_of_complaint, complaint_contacts: [] });
+  it.each([
+    [`${ARRAY_CAP} items of an unbounded list are accepted`, ARRAY_CAP, []],
+    [`${ARRAY_CAP + 1} are max_length`, ARRAY_CAP + 1, ['max_length@complaints']],
+  ])('%s', async (_name, n, expected) => {
+    const one = complaint();
+    expect(await errorsWith((a) => (a.complaints = Array.from({ length: n }, () => one)))).toEqual(expected);
+  });
+
+  it.each([
+    [`${TEXT_CAP} characters of an unbounded text are accepted`, TEXT_CAP, []],
+    [`${TEXT_CAP + 1} are max_length`, TEXT_CAP + 1, ['max_length@complaints.0.subtype_of_complaint']],
+  ])('%s', async (_name, n, expected) => {
+    expect(await errorsWith((a) => (a.complaints = [complaint('x'.repeat(n))]))).toEqual(expected);
   });
 
   it('stores every platform field: each table named within PostgreSQL\'s limit, every generated column typed', () => {
