@@ -8,8 +8,9 @@ import { isActiveMeter, meterPoints } from './walk';
  * Meter point rules of docs/spec/RULES.md ("Domain"): identifiers, duplicates, registers, readings,
  * EAC/AQ history, agreements, supply dates, transfers in progress, smart refusal, prepay.
  * Decisions where docs/spec/RULES.md is silent:
- * - an *active* meter is one not installed after today; an *active* register is a register of
- *   an active meter;
+ * - an *active* meter is one not installed after today and not removed (no `removed_on`: the
+ *   platform's definition; an exchanged meter's own rules are in meterExchanges.ts); an *active*
+ *   register is a register of an active meter;
  * - a *billable* meter point is one with at least one agreement (no agreement, nothing billed);
  * - the EAC rule applies to every electricity meter point with active registers;
  * - attrs of "second occurrence" rules point at the later item in payload order.

@@ -2,6 +2,7 @@ import type { RuleContext } from './context';
 import { checkContracts } from './contracts';
 import { checkDebtForms } from './debt';
 import { checkFit } from './fit';
+import { checkMeterExchanges } from './meterExchanges';
 import { checkMeterPointPeriods } from './meterPointPeriods';
 import { checkPaymentPlans } from './paymentPlans';
 import { checkPeriodEnds } from './periods';
@@ -18,6 +19,7 @@ import { checkPlatformRecords } from './platformSchedules';
 export function checkPlatformFields(ctx: RuleContext): void {
   checkPeriodEnds(ctx);
   checkPlatformMeters(ctx);
+  checkMeterExchanges(ctx);
   checkMeterPointPeriods(ctx);
   checkContracts(ctx);
   checkPaymentPlans(ctx);

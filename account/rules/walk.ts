@@ -27,7 +27,11 @@ export function meterPoints(ctx: RuleContext): MeterPointAt[] {
   return out;
 }
 
-/** A meter is active unless it is installed after today (the payload carries no removal date). */
+/**
+ * A meter is active unless it is installed after today or was removed: the platform's "an active
+ * meter is one that does not have a removed_on date" (an exchanged meter; meterExchanges.ts).
+ */
 export function isActiveMeter(meter: Meter, today: string): boolean {
-  return meter.installed_on === undefined || meter.installed_on <= today;
+  const removed = (meter as { removed_on?: unknown }).removed_on;
+  return (meter.installed_on === undefined || meter.installed_on <= today) && (removed === undefined || removed === null);
 }

@@ -83,6 +83,22 @@ describe('meter point rules', () => {
       [`active_gas_meter_with_multiple_transfer_readings@${GAS}.meters.0.transfer_readings.1`],
     ],
     ['a gas meter installed after today needs no transfer reading', (a) => Object.assign(gasMeter(a), { installed_on: '2026-12-01', transfer_readings: [] }), []],
+    // A removed meter is not active (the platform's definition): the active meters' rules leave it to the exchange rules.
+    [
+      'a removed gas meter with two transfer readings is not active_gas_meter_with_multiple_transfer_readings',
+      (a) => { Object.assign(gasMeter(a), { removed_on: '2026-10-31', last_billed_to_date: '2026-10-31' }); gasMeter(a).transfer_readings.push({ ...gasMeter(a).transfer_readings[0] }); },
+      [],
+    ],
+    [
+      'a removed electricity meter\'s registers need no transfer reading each, nor an EAC for their TPR',
+      (a) => {
+        Object.assign(elecMeter(a), { removed_on: '2026-10-31' });
+        for (const r of elecMeter(a).registers) r.last_billed_to_date = '2026-10-31';
+        elecMeter(a).transfer_readings.splice(1, 1);
+        elec(a).eac_history.splice(1, 1);
+      },
+      [],
+    ],
     ['two EACs for one TPR from one date is repeated_eac_for_tpr', (a) => elec(a).eac_history.push({ ...elec(a).eac_history[0] }), [`repeated_eac_for_tpr@${ELEC}.eac_history.2`]],
     ['an active register TPR without an EAC is missing_eacs_for_active_register_tpr', (a) => elec(a).eac_history.splice(1, 1), [`missing_eacs_for_active_register_tpr@${ELEC}.eac_history`]],
     ['two open-ended AQs is multiple_open_ended_aqs_in_meterpoint_aq_history', (a) => delete gas(a).aq_history[0].effective_to, [`multiple_open_ended_aqs_in_meterpoint_aq_history@${GAS}.aq_history.1`]],

@@ -62,9 +62,14 @@ describe('smart meter details', () => {
 });
 
 describe('meter removal and prepay reference', () => {
+  // A gas meter exchanged on `day`, with its read of that day and its last billed date (the exchange rules below).
+  const removedGas = (day: string): Mutate => (a) => {
+    Object.assign(gasMeter(a), { removed_on: day, last_billed_to_date: day });
+    gasMeter(a).reading_history.push({ reading_date: day, reading_value: '00001', reading_type: 'ROUTINE' });
+  };
   it.each<[string, Mutate, string[]]>([
-    ['removed the day it was installed validates', (a) => (gasMeter(a).removed_on = '2015-05-20'), []],
-    ['removed before it was installed is start_date_later_than_end_date', (a) => (gasMeter(a).removed_on = '2015-05-19'), [`start_date_later_than_end_date@${GM}.removed_on`]],
+    ['removed the day it was installed validates', removedGas('2015-05-20'), []],
+    ['removed before it was installed is start_date_later_than_end_date', removedGas('2015-05-19'), [`start_date_later_than_end_date@${GM}.removed_on`]],
     ['an electricity prepay reference with spaces validates', (a) => Object.assign(elecMeter(a), { is_prepay: true, prepay_customer_reference_number: '1234 5678 90' }), []],
     [
       'an electricity prepay reference with letters is invalid_prepay_customer_reference_number',
@@ -159,5 +164,30 @@ describe('VAT and CCL exemptions', () => {
       mutate(a);
     };
     expect(errorsAfter(business)).toEqual(expected);
+  });
+});
+
+describe('exchanged meters (a removed_on): the platform\'s meter exchange rules', () => {
+  // The example's meters exchanged on the day of their transfer readings (2026-10-31), each with its last billed to date.
+  const exchangedElec: Mutate = (a) => {
+    const m = elecMeter(a);
+    m.removed_on = '2026-10-31';
+    for (const r of m.registers) r.last_billed_to_date = '2026-10-31';
+  };
+  const exchangedGas: Mutate = (a) => Object.assign(gasMeter(a), { removed_on: '2026-10-31', last_billed_to_date: '2026-10-31' });
+  const and = (...ms: Mutate[]): Mutate => (a) => ms.forEach((m) => m(a));
+
+  it.each<[string, Mutate, string[]]>([
+    ['an exchanged electricity meter with its readings and its registers\' last billed dates validates', exchangedElec, []],
+    ['an exchanged gas meter with its readings and its last billed date validates', exchangedGas, []],
+    ['a removal read in the reading history is a reading on the day', and(exchangedGas, (a) => (gasMeter(a).reading_history[0].reading_date = '2026-10-31'), (a) => (gasMeter(a).transfer_readings[0].reading_date = '2026-10-30'), (a) => (gasMeter(a).last_billed_to_date = '2026-10-30')), []],
+    ['without transfer readings it is no_transfer_reading_on_exchanged_meter (and no reading on the day)', and(exchangedGas, (a) => (gasMeter(a).transfer_readings = [])), [`no_transfer_reading_on_exchanged_meter@${GM}.transfer_readings`, `no_reading_on_removed_on@${GM}.removed_on`]],
+    ['without a reading of the removal day it is no_reading_on_removed_on', and(exchangedElec, (a) => { elecMeter(a).removed_on = '2026-11-01'; }), [`no_reading_on_removed_on@${EM}.removed_on`]],
+    ['a gas meter without its last billed date is no_last_billed_to_date_on_exchanged_meter', and(exchangedGas, (a) => delete gasMeter(a).last_billed_to_date), [`no_last_billed_to_date_on_exchanged_meter@${GM}.last_billed_to_date`]],
+    ['a settlement register without its last billed date is no_last_billed_to_date_on_exchanged_meter', and(exchangedElec, (a) => delete elecMeter(a).registers[1].last_billed_to_date), [`no_last_billed_to_date_on_exchanged_meter@${EM}.registers.1.last_billed_to_date`]],
+    ['a register that is not a settlement register needs none', and(exchangedElec, (a) => { delete elecMeter(a).registers[1].last_billed_to_date; elecMeter(a).registers[1].is_settlement = false; }), []],
+    ['a null removed_on is not an exchange', (a) => (gasMeter(a).removed_on = null), []],
+  ])('%s', (_name, mutate, expected) => {
+    expect(errorsAfter(mutate)).toEqual(expected);
   });
 });

@@ -44,7 +44,12 @@ describe('the rules of the platform\'s fields, through the validator', () => {
     ['a device id of 15 digits', (a) => (elecMeter(a).smart_device_id = '00DB1234567890A'), [`invalid_smart_device_id@${EM}.smart_device_id`]],
     ['a commissioning date tomorrow', (a) => (elecMeter(a).smart_commissioned_on = '2026-11-22'), [`future_smart_meter_commission_date@${EM}.smart_commissioned_on`]],
     ['commissioned before installed', (a) => (elecMeter(a).smart_commissioned_on = '2019-01-01'), [`smart_commissioned_before_installed@${EM}.smart_commissioned_on`]],
-    ['removed before installed', (a) => (elecMeter(a).removed_on = '2019-01-01'), [`start_date_later_than_end_date@${EM}.removed_on`]],
+    ['removed before installed', (a) => (elecMeter(a).removed_on = '2019-01-01'), [
+      `start_date_later_than_end_date@${EM}.removed_on`,
+      `no_reading_on_removed_on@${EM}.removed_on`,
+      `no_last_billed_to_date_on_exchanged_meter@${EM}.registers.0.last_billed_to_date`,
+      `no_last_billed_to_date_on_exchanged_meter@${EM}.registers.1.last_billed_to_date`,
+    ]],
     ['a prepay reference on a credit meter', (a) => (gasMeter(a).prepay_customer_reference_number = '12345'), [`prepay_details_on_non_prepay_meter@${GAS}.meters.0.prepay_customer_reference_number`]],
     [
       'an electricity prepay reference with letters',

@@ -80,6 +80,10 @@ function base(): Json {
   move(point, gasPoint, GAS_POINT_FIELDS);
   move(point.meters[0], gasPoint.meters[0], GAS_METER_FIELDS);
   Object.assign(point.meters[0], { smart_device_id: '00-DB-12-34-56-78-90-AB', prepay_customer_reference_number: '1234 5678' });
+  // The sample's removed_on makes the meter an exchanged one: its removal read and each settlement register's last billed date.
+  const exchanged = point.meters[0];
+  exchanged.reading_history.push({ register_id: '1', reading_date: exchanged.removed_on, reading_value: '1.0', reading_type: 'ROUTINE' });
+  for (const r of exchanged.registers) r.last_billed_to_date = exchanged.removed_on;
   delete point.capacity_values[0].effective_to_date;
   delete point.configuration_periods[0].effective_to_date;
   for (const k of ['vat_exemptions', 'ccl_exemptions']) point[k][0].effective_to = '2025-04-01';
