@@ -23,6 +23,12 @@ export interface RuleContext {
   patches: Patch[];
 }
 
+/**
+ * What a rule of one record on its own needs (no account around it): a top-up's transaction is held
+ * to the Account's rules of a transaction through it (platform/topUps/transactions.ts).
+ */
+export type ItemContext = Pick<RuleContext, 'ok' | 'today' | 'errors'>;
+
 /** Builds `ok` from the attrs of shape errors: every prefix of an error attr is "not ok". */
 export function shapeIndex(errorAttrs: readonly string[]): (attr: string) => boolean {
   if (errorAttrs.length === 0) return () => true;

@@ -1,5 +1,6 @@
 import type { Ledger, Transaction } from '../schema';
-import { list, okItems, type RuleContext } from './context';
+import { list, okItems, type ItemContext, type RuleContext } from './context';
+import { checkPlatformTransaction } from './platformSchedules';
 import { sumEquals } from './decimal';
 import { given, isRecord, records, root, text, type Json } from './loose';
 
@@ -85,8 +86,20 @@ function checkStatementDates(ctx: RuleContext, ledger: LedgerAt['ledger'], prefi
   }
 }
 
+/**
+ * The rules of one transaction on its own, apart from its ledger (ids, statement dates): what a
+ * top-up holds each of its transactions to (platform/topUps/transactions.ts), as the Account's
+ * rules hold an imported one — line items not ending before they start, units two values, the
+ * date not after today. The Account runs the two halves where they were written (checkLedgers,
+ * checkPlatformRecords), which keeps its errors in their order.
+ */
+export function checkTransactionItem(ctx: ItemContext, tx: Json, txAttr: string): void {
+  checkLineItems(ctx, tx, txAttr);
+  checkPlatformTransaction(ctx, tx, txAttr);
+}
+
 /** The platform's line items of a transaction: none ends before it starts (its start_date_later_than_end_date). */
-function checkLineItems(ctx: RuleContext, tx: Json, txAttr: string): void {
+function checkLineItems(ctx: ItemContext, tx: Json, txAttr: string): void {
   if (!Array.isArray(tx.line_items)) return; // most transactions: no generator for them
   for (const [item, attr] of records(ctx, tx, 'line_items', `${txAttr}.line_items`)) {
     const start = text(item, 'start_date');

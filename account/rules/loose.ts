@@ -45,7 +45,7 @@ const NONE: readonly At[] = Object.freeze([]);
  * is the array's attr). An array, not a generator: most platform lists are absent from most
  * accounts, and an absent one costs a type test.
  */
-export function records(ctx: RuleContext, o: Json, key: string, base: string): readonly At[] {
+export function records(ctx: Pick<RuleContext, 'ok'>, o: Json, key: string, base: string): readonly At[] {
   const items = o[key];
   if (!Array.isArray(items) || items.length === 0) return NONE;
   const out: At[] = [];

@@ -1,6 +1,6 @@
-import type { RuleContext } from './context';
+import type { ItemContext, RuleContext } from './context';
 import { sumEquals } from './decimal';
-import { each, given, records, text } from './loose';
+import { each, given, records, text, type Json } from './loose';
 
 const MP = 'supply_addresses.*.meter_points.*';
 const TRANSACTIONS = ['current_statement_transactions.*', 'historical_statement_transactions.*'].flatMap((t) => [t, `ledgers.*.${t}`]);
@@ -28,14 +28,17 @@ export function checkPlatformRecords(ctx: RuleContext): void {
     }
   }
   for (const pattern of TRANSACTIONS) {
-    for (const [transaction, attr] of each(ctx, pattern)) {
-      const date = text(transaction, 'transaction_date');
-      if (date !== undefined && date > ctx.today) ctx.errors.add('transaction_in_future', `${attr}.transaction_date`, 'The transaction date is in the future.');
-      for (const [item, iAttr] of records(ctx, transaction, 'line_items', `${attr}.line_items`)) {
-        const units = item.units;
-        if (Array.isArray(units) && units.length !== 2) ctx.errors.add('line_item_units_must_be_two_values', `${iAttr}.units`, 'A line item\'s units are two values.');
-      }
-    }
+    for (const [transaction, attr] of each(ctx, pattern)) checkPlatformTransaction(ctx, transaction, attr);
+  }
+}
+
+/** A transaction not dated after today; its line items' units two values. Also a top-up's transaction's rules (rules/ledgers.ts checkTransactionItem). */
+export function checkPlatformTransaction(ctx: ItemContext, transaction: Json, attr: string): void {
+  const date = text(transaction, 'transaction_date');
+  if (date !== undefined && date > ctx.today) ctx.errors.add('transaction_in_future', `${attr}.transaction_date`, 'The transaction date is in the future.');
+  for (const [item, iAttr] of records(ctx, transaction, 'line_items', `${attr}.line_items`)) {
+    const units = item.units;
+    if (Array.isArray(units) && units.length !== 2) ctx.errors.add('line_item_units_must_be_two_values', `${iAttr}.units`, 'A line item\'s units are two values.');
   }
 }
 

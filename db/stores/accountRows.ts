@@ -26,13 +26,31 @@ function fieldValue(item: Row, path: readonly string[]): unknown {
 /**
  * Turns the payload into rows, one list per table, by walking the descriptor (accountTables.ts)
  * from the account down. Every `id` and parent key holds a LOCAL index into its table's list
- * (account_id holds 0); insertAccount swaps them for allocated ids. Within each table the rows come
+ * (account_id holds 0); insertAccount swaps them for allocated ids (placeRows). Within each table the rows come
  * in payload order (parent by parent), which is the order the allocated ids follow.
  */
 export function planAccountRows(input: PlanInput): AccountRows {
+  const planner = rowPlanner(input);
+  planner.add(LAYOUT.accounts, toStoredLedgers(input.account) as unknown as Row, 0, [], 0, null);
+  return planner.rows;
+}
+
+/**
+ * The rows of one item of an array of the account and everything under it, planned as
+ * planAccountRows plans them inside a whole account: `table` the item's table, `position` its
+ * index in its array, `parentId` its parent's row id (already allocated: placeRows keeps it), `split` the
+ * value of the table's split column, if any. What a top-up adds to an imported account (a
+ * transaction with its line items and tax items) is written by the same walk as the import.
+ */
+export function planItemRows(input: PlanInput, table: AccountTable, item: Row, position: number, parentId: number, split: string | null = null): AccountRows {
+  const planner = rowPlanner(input);
+  planner.add(LAYOUT[table], item, position, [], parentId, split);
+  return planner.rows;
+}
+
+function rowPlanner(input: PlanInput) {
   const rows = {} as AccountRows;
   for (const table of Object.keys(LAYOUT) as AccountTable[]) rows[table] = [];
-
   const add = (layout: TableLayout, item: Row, index: number, siblings: readonly Row[], parentId: number, split: string | null) => {
     const list = rows[layout.table];
     const row: Row = {};
@@ -69,6 +87,24 @@ export function planAccountRows(input: PlanInput): AccountRows {
     }
   };
 
-  add(LAYOUT.accounts, toStoredLedgers(input.account) as unknown as Row, 0, [], 0, null);
-  return rows;
+  return { rows, add };
+}
+
+/**
+ * Swaps the local ids of planned rows (planAccountRows, planItemRows) for the ids allocated to each
+ * table (allocatedIds), in place: each row's id, its account_id, and its parent's id — except the
+ * parent column of `root`'s rows, which planItemRows already filled with the parent's real id.
+ */
+export function placeRows(planned: Partial<AccountRows>, ids: Record<string, number[]>, accountId: number, root?: AccountTable): void {
+  for (const [table, list] of Object.entries(planned)) {
+    if (!LAYOUT[table].owned || table === 'accounts' || !list || list.length === 0) continue;
+    const tableIds = ids[table]!;
+    const { parentTable, parentColumn } = LAYOUT[table];
+    const parentIds = parentTable === 'accounts' || table === root ? null : ids[parentTable!]!;
+    for (const r of list) {
+      r.id = tableIds[r.id as number];
+      r.account_id = accountId;
+      if (parentIds) r[parentColumn!] = parentIds[r[parentColumn!] as number];
+    }
+  }
 }

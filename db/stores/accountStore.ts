@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { accountFromRows, createdFromRows, type CreatedAccount, type LoadedRows } from './accountAssemble';
 import { fromDb, LAYOUT } from './accountLayout';
-import { planAccountRows } from './accountRows';
+import { placeRows, planAccountRows } from './accountRows';
 import { type AccountTable, OWNED_TABLES, PLATFORM_TABLES } from './accountTables';
 import type { Account } from './accountTypes';
 import { allocatedIds, allocationSql, insertTablesWithUnnest, unnestInsertSql } from './unnestInsert';
@@ -103,16 +103,7 @@ export async function insertAccount(db: Knex, input: InsertAccountInput): Promis
   (planned.psr_records ?? []).forEach((p, i) => (p.description = descriptions[psrCodes[i]!] ?? ''));
 
   planned.accounts[0]!.id = accountId;
-  for (const table of OWNED_TABLES) {
-    const tableIds = ids[table]!;
-    const { parentTable, parentColumn } = LAYOUT[table];
-    const parentIds = parentTable === 'accounts' ? null : ids[parentTable!]!;
-    for (const r of planned[table] ?? []) {
-      r.id = tableIds[r.id as number];
-      r.account_id = accountId;
-      if (parentIds) r[parentColumn!] = parentIds[r[parentColumn!] as number];
-    }
-  }
+  placeRows(planned, ids, accountId);
 
   await insertTablesWithUnnest(db, [
     ...[...OWNED_TABLES, 'account_references' as const].map((table) => ({

@@ -1,13 +1,17 @@
 import { Type, type Static, type TSchema, type TProperties } from '@sinclair/typebox';
+import { TransactionSchema } from '../../account/schema';
 
 /**
  * Request bodies of the post-import top-ups, from the platform's documents (Transactions,
  * AccountNote, HistoricalStatements). Plain JSON Schema data: compiled once (http/validation.ts bodyChecker)
  * and placed in the OpenAPI document as they are. Decisions where the platform is silent:
  * - `external_account_number` is required (the deprecated `account_number` is not accepted);
- * - transaction `amount` is a positive number or decimal string (the type gives the direction);
- * - transaction fields of the platform not implemented here (line_items, tax_items, product_code,
- *   to_prepay_meter_serial_number) are `unknown_field`, like any field nobody documented.
+ * - a transaction is the Account's transaction (account/schema.ts TransactionSchema: the platform's
+ *   EnergyTransaction, line_items, tax_items, product_code… included; each optional, as there), its
+ *   fields' schemas taken from there rather than written again, so the two cannot drift: what an
+ *   import takes in current_statement_transactions[], a top-up takes, and the account reads it back;
+ * - but its `amount` is a positive number or decimal string (the type gives the direction), as
+ *   the platform sends numbers here, and its `type` is TOP_UP_TRANSACTION_TYPES (the same five).
  */
 const closed = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
 const arr = <T extends TSchema>(items: T, maxItems: number) => Type.Array(items, { minItems: 1, maxItems });
@@ -26,17 +30,14 @@ const Account = { import_supplier: Code(64), external_account_number: Code(128) 
 export const TOP_UP_TRANSACTION_TYPES = ['CHARGE', 'CREDIT', 'PAYMENT', 'REPAYMENT', 'SUPPLY_CHARGE'] as const;
 export type TopUpTransactionType = (typeof TOP_UP_TRANSACTION_TYPES)[number];
 
+// The Account's transaction's properties, not the schema itself: its `$id` is registered once (ajv refuses it twice).
+const { amount: _amount, type: _type, ...accountTransaction } = TransactionSchema.properties;
+
 export const TopUpTransactionSchema = closed({
-  transaction_id: Opt(Code(128)),
-  transaction_date: DateStr(),
+  ...accountTransaction,
   // The platform sends numbers (10.0) and answers strings ('71.00'): both are accepted.
   amount: Type.Unsafe<number | string>({ type: ['number', 'string'], format: 'decimal', maxLength: 24, maximum: 1e12 }),
   type: Enum(TOP_UP_TRANSACTION_TYPES),
-  reason: Opt(Text(128)),
-  payment_type: Opt(Text(64)),
-  reference: Opt(Text(255)),
-  display_note: Opt(Text(1000)),
-  note: Opt(Text(1000)),
 });
 
 export const TransactionsRequestSchema = closed({
@@ -71,8 +72,9 @@ export const TopUpStatementSchema = closed({
 
 export const HistoricalStatementsRequestSchema = closed({ ...Account, statements: arr(TopUpStatementSchema, MAX_ITEMS) });
 
-export type TopUpTransaction = Static<typeof TopUpTransactionSchema>;
-export type TransactionsRequest = Static<typeof TransactionsRequestSchema>;
+/** The hand-written fields typed; the platform's others (account/platformSchema.ts) are not in the static type and are read loosely. */
+export type TopUpTransaction = Static<typeof TopUpTransactionSchema> & { reference?: string; display_note?: string; note?: string } & Record<string, unknown>;
+export type TransactionsRequest = Omit<Static<typeof TransactionsRequestSchema>, 'transactions'> & { transactions: TopUpTransaction[] };
 export type TopUpNote = Static<typeof TopUpNoteSchema>;
 export type NotesRequest = Static<typeof NotesRequestSchema>;
 export type TopUpStatement = Static<typeof TopUpStatementSchema>;

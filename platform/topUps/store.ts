@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { insertAccountItem } from '../../db/stores/accountItem';
+import type { TopUpAccount } from './account';
 
 /**
  * The tables of the post-import top-ups (docs/api.md, "Post-import top-ups"): the imported account
@@ -80,6 +82,31 @@ export async function existingTransactionIds(trx: Knex, accountId: string, ids: 
 export async function insertTransaction(trx: Knex, row: Record<string, unknown>): Promise<number> {
   const [inserted] = await trx('post_import_transactions').insert(row).returning('id');
   return Number(inserted.id);
+}
+
+/** Where the ledger's next current statement transaction goes: after the last one (imported or added). */
+export async function nextCurrentTransactionPosition(trx: Knex, ledgerId: string): Promise<number> {
+  const row = (await trx('ledger_transactions').where({ ledger_id: ledgerId, statement: 'current' }).max({ p: 'position' }).first()) as { p: number | null } | undefined;
+  return row?.p === null || row?.p === undefined ? 0 : Number(row.p) + 1;
+}
+
+/**
+ * Adds a transaction to the account itself: a row of `ledger_transactions` in the ledger's current
+ * statement transactions (split `current`), its line items and tax items in the platform's tables
+ * under it, written by the import's own walk (db/stores/accountStore.ts insertAccountItem). The
+ * account then reads it back (GET …/account/) as though it had been imported with it, and the
+ * insert forgets the account's stored digest (migration 0016's triggers). Its row id.
+ */
+export async function insertLedgerTransaction(trx: Knex, account: TopUpAccount, ledgerId: string, position: number, item: Record<string, unknown>): Promise<number> {
+  return insertAccountItem(trx, {
+    accountId: Number(account.id),
+    plan: { accountNumber: account.number, importSupplier: account.importSupplier, externalAccountNumber: account.externalAccountNumber },
+    table: 'ledger_transactions',
+    item,
+    position,
+    parentId: Number(ledgerId),
+    split: 'current',
+  });
 }
 
 /** Moves the ledger's balance by `delta` pence: numeric arithmetic in PostgreSQL (exact); the original text no longer describes it. */

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import { nextDay } from '../../account/dates';
+import { londonToday, nextDay } from '../../account/dates';
+import type { ItemContext } from '../../account/rules/context';
+import { checkTransactionItem } from '../../account/rules/ledgers';
 import { DECIMAL_RE } from '../../account/ajv';
 import type { IssueList } from '../../account/issues';
 import { enqueueEvents, type NewEvent } from '../../events/outbox';
@@ -9,7 +11,16 @@ import type { TopUpAccount } from './account';
 import { TransactionsRequestSchema, type TopUpTransaction, type TopUpTransactionType, type TransactionsRequest } from './schemas';
 import { bodyChecker } from '../../http/validation';
 import { checkIds } from './validate';
-import { existingTransactionIds, insertNote, insertTransaction, type LedgerRow, lockFirstLedger, moveLedgerBalance } from './store';
+import {
+  existingTransactionIds,
+  insertLedgerTransaction,
+  insertNote,
+  insertTransaction,
+  type LedgerRow,
+  lockFirstLedger,
+  moveLedgerBalance,
+  nextCurrentTransactionPosition,
+} from './store';
 
 export type TransactionStatus = 'TRANSACTION_ADDED_TO_ACCOUNT' | 'TRANSACTION_ALREADY_EXISTS' | 'TRANSACTION_IMPORT_ERROR';
 
@@ -34,11 +45,15 @@ const SIGN: Record<TopUpTransactionType, 1 | -1> = { CREDIT: 1, PAYMENT: 1, CHAR
 
 export const checkTransactionsBody = bodyChecker<TransactionsRequest>(TransactionsRequestSchema, (body, issues: IssueList) => {
   checkIds(body.transactions, 'transactions', 'transaction_id', issues, { missing: 'missing_transaction_id', duplicate: 'duplicate_transaction_ids' });
+  // The Account's rules of one transaction (line items, units, not dated after today), per item;
+  // the body passed the shape check, so every part of it is ok to read.
+  const item: ItemContext = { ok: () => true, today: londonToday(new Date()), errors: issues };
   body.transactions.forEach((t, i) => {
     const amount = String(t.amount);
     if (!DECIMAL_RE.test(amount)) issues.add('invalid_decimal', `transactions.${i}.amount`, 'Not a valid decimal.');
     else if (Number(amount) <= 0) issues.add('min_value', `transactions.${i}.amount`, 'The amount is positive; the type gives the direction.');
     else if (/\.\d{3,}$/.test(amount)) issues.add('max_decimal_places', `transactions.${i}.amount`, 'At most 2 decimal places.');
+    checkTransactionItem(item, t, `transactions.${i}`);
   });
 });
 
@@ -58,6 +73,7 @@ export async function addTransactions(trx: Knex, account: TopUpAccount, req: Tra
   const events: NewEvent[] = [];
   const movedNotes: { transactionId: string; from: string; to: string }[] = [];
   let delta = 0;
+  let position = ledger ? await nextCurrentTransactionPosition(trx, ledger.id) : 0;
   for (const t of req.transactions) {
     const id = t.transaction_id!;
     if (!ledger) {
@@ -103,9 +119,15 @@ export async function addTransactions(trx: Knex, account: TopUpAccount, req: Tra
       note: t.note,
       created_at: opts.now,
     });
+    const added = { ...t, transaction_date: date };
+    // On the account itself too, as the response echoes it (the date it was added on; display_note
+    // as sent, the move being the pinned note's): post_import_transactions above is the top-up's
+    // record (the entry id of the event, the requested date), this row and its line items and tax
+    // items are the account's transaction, read back and digested like an imported one.
+    await insertLedgerTransaction(trx, account, ledger.id, position++, { ...added, amount });
     existing.add(id);
     delta += SIGN[t.type] * Math.round(Number(amount) * 100);
-    results.push({ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: { ...t, transaction_date: date }, added_transaction_id: entryId });
+    results.push({ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: added, added_transaction_id: entryId });
     events.push(entryPostedEvent(account, ledger, entryId, t, id, opts.now));
   }
 
