@@ -4,6 +4,8 @@ import { importThroughApi } from '../support/imports';
 import { createSupplier, updateSupplier } from '../../suppliers/store';
 import { uuidFromKey } from '../../lib/ids';
 import { documentAjv, responseValidator } from '../support/openapiDocument';
+import { accountDigest } from '../../account/canonical';
+import { londonToday, nextDay } from '../../account/dates';
 
 // Real servers and a workflow bundle: far beyond jest's default 5 s.
 jest.setTimeout(120_000);
@@ -41,6 +43,7 @@ describe('post-import top-ups on the real servers', () => {
     await updateSupplier(s.t.db, 'DEMO_ENERGY', { documentRoot: '/srv/documents/demo' });
     await createSupplier(s.t.db, 'OTHER_ENERGY');
     await importAccount(ext('TX'));
+    await importAccount(ext('LINES'));
     await importAccount(ext('NOTES'));
     await importAccount(ext('STATEMENTS'));
     await importAccount(ext('DRY'), { is_dry_run: true });
@@ -151,6 +154,89 @@ describe('post-import top-ups on the real servers', () => {
       expect(await outboxCount()).toBe(before);
     });
 
+    describe("the platform's whole transaction: line items and tax items", () => {
+      // The platform's EnergyCharge with every field, and a payment as the platform sends one (a number).
+      const CHARGE = {
+        transaction_id: 'TOP-LINES-1',
+        transaction_date: '2026-11-14',
+        amount: '52.50',
+        type: 'CHARGE',
+        reason: 'IMPORTED_CHARGE',
+        product_code: 'ELEC-STANDARD',
+        supply_point_identifier: '1200023305963',
+        billing_document_identifier: 'BILL-2026-11',
+        display_note: 'November energy',
+        note: 'From the legacy bill run.',
+        reference: 'LEGACY-9',
+        line_items: [
+          {
+            start_date: '2026-11-01',
+            end_date: '2026-11-14',
+            net_amount: '50.00',
+            number_of_units: '200.5',
+            price_per_unit: '0.2493766',
+            rate_band: 'DAY',
+            units: ['100.25', '300.75'],
+            params: { meter_serial_number: 'S95A12345' },
+          },
+          { start_date: '2026-11-01', end_date: '2026-11-14', net_amount: '0', number_of_units: '14' },
+        ],
+        tax_items: [{ tax_type: 'VAT', unit_type: 'PROPORTION', rate: '0.05', value_taxed: '50.00', amount: '2.50', params: {} }],
+      };
+      const PAYMENT = { transaction_id: 'TOP-LINES-2', transaction_date: '2026-11-15', amount: 12.5, type: 'PAYMENT', payment_type: 'DD_REGULAR_COLLECTION' };
+      const account = async (external: string) => {
+        const r = await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/account/`);
+        expect(r.status).toBe(200);
+        return r.body as { ledgers: { current_statement_transactions: Record<string, unknown>[]; ledger_balance: string }[] };
+      };
+      const digest = async (external: string) =>
+        (await s.request().post('/v2/data-import/accounts/digests/').send({ import_supplier: 'DEMO_ENERGY', external_account_numbers: [external] })).body.results[0].digest as string;
+      const lineItemRows = async (external: string) => Number((await s.t.db('ledger_transaction_line_items').where({ account_id: await accountId(external) }).count({ n: '*' }))[0]!.n);
+
+      it('a dry run of them writes nothing', async () => {
+        const external = ext('LINES');
+        const res = await post('transactions/create/', body(external, [CHARGE], { dry_run: true }));
+        expect(res.status).toBe(200);
+        expect(res.body.results[0].status).toBe('TRANSACTION_ADDED_TO_ACCOUNT');
+        expect(await lineItemRows(external)).toBe(0);
+        expect(await s.t.db('ledger_transactions').where({ account_id: await accountId(external), transaction_id: CHARGE.transaction_id })).toEqual([]);
+      });
+
+      it('adds them to the account, which reads them back after its imported ones, and whose digest is that of the account read back', async () => {
+        const external = ext('LINES');
+        const before = await account(external);
+        const digestBefore = await digest(external);
+        expect(digestBefore).toBe(accountDigest(before));
+
+        const res = await post('transactions/create/', body(external, [CHARGE, PAYMENT]));
+        expect(res.status).toBe(201);
+        expect(res.body.results).toEqual([
+          { status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: CHARGE, added_transaction_id: expect.any(Number) },
+          { status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: PAYMENT, added_transaction_id: expect.any(Number) },
+        ]);
+        expect(await lineItemRows(external)).toBe(2);
+
+        const after = await account(external);
+        const imported = before.ledgers[0]!.current_statement_transactions;
+        // As sent, but the amount, which an account holds as a decimal string.
+        expect(after.ledgers[0]!.current_statement_transactions).toEqual([...imported, CHARGE, { ...PAYMENT, amount: '12.5' }]);
+        // Nothing else of the account changed but the balance: -45.20 - 52.50 + 12.50.
+        expect({ ...after, ledgers: [{ ...after.ledgers[0], current_statement_transactions: imported, ledger_balance: before.ledgers[0]!.ledger_balance }, ...after.ledgers.slice(1)] }).toEqual(before);
+        expect(after.ledgers[0]!.ledger_balance).toBe('-85.20');
+        // The insert forgot the stored digest: the bulk digest is the account's as it now reads back.
+        const digestAfter = await digest(external);
+        expect(digestAfter).toBe(accountDigest(after));
+        expect(digestAfter).not.toBe(digestBefore);
+      });
+
+      it('answers TRANSACTION_ALREADY_EXISTS on a retry and writes no second line item', async () => {
+        const external = ext('LINES');
+        const res = await post('transactions/create/', body(external, [CHARGE]));
+        expect(res.body.results[0].status).toBe('TRANSACTION_ALREADY_EXISTS');
+        expect(await lineItemRows(external)).toBe(2);
+      });
+    });
+
     it('answers not_found for an unknown account, a staged-only account and a supplier outside the grant', async () => {
       await expectNotFoundCases('transactions/create/', (e, supplier = 'DEMO_ENERGY') => ({ ...body(e, [TXS[0]]), import_supplier: supplier }), ext('TX'));
     });
@@ -173,7 +259,10 @@ describe('post-import top-ups on the real servers', () => {
       ['a missing transaction_id', [{ ...TXS[0], transaction_id: undefined }], 'missing_transaction_id', 'transactions.0.transaction_id'],
       ['a repeated transaction_id', [TXS[0], TXS[0]], 'duplicate_transaction_ids', 'transactions.1.transaction_id'],
       ['an unknown type', [{ ...TXS[0], type: 'GIFT' }], 'invalid_choice', 'transactions.0.type'],
-      ['a field not implemented here', [{ ...TXS[0], line_items: [] }], 'unknown_field', 'transactions.0.line_items'],
+      ['a field neither the platform nor the Account documents', [{ ...TXS[0], colour: 'red' }], 'unknown_field', 'transactions.0.colour'],
+      ['a line item without its net amount', [{ ...TXS[0], line_items: [{ start_date: '2026-11-01', end_date: '2026-11-10', number_of_units: '1' }] }], 'required', 'transactions.0.line_items.0.net_amount'],
+      ['a line item with three units', [{ ...TXS[0], line_items: [{ start_date: '2026-11-01', end_date: '2026-11-10', net_amount: '1.00', number_of_units: '1', units: ['1', '2', '3'] }] }], 'line_item_units_must_be_two_values', 'transactions.0.line_items.0.units'],
+      ['a date after today', [{ ...TXS[0], transaction_date: nextDay(londonToday(new Date())) }], 'transaction_in_future', 'transactions.0.transaction_date'],
       ['a bad date', [{ ...TXS[0], transaction_date: '2026-02-30' }], 'invalid_date', 'transactions.0.transaction_date'],
       ['no transactions', [], 'invalid', 'transactions'],
     ])('answers validation_error for %s', async (_name, transactions, code, attr) => {
