@@ -93,7 +93,7 @@ export async function nextCurrentTransactionPosition(trx: Knex, ledgerId: string
 /**
  * Adds a transaction to the account itself: a row of `ledger_transactions` in the ledger's current
  * statement transactions (split `current`), its line items and tax items in the platform's tables
- * under it, written by the import's own walk (db/stores/accountStore.ts insertAccountItem). The
+ * under it, written by the import's own walk (db/stores/accountItem.ts insertAccountItem). The
  * account then reads it back (GET …/account/) as though it had been imported with it, and the
  * insert forgets the account's stored digest (migration 0016's triggers). Its row id.
  */
