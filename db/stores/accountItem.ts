@@ -5,13 +5,13 @@ import type { AccountTable } from './accountTables';
 import type { Account } from './accountTypes';
 import { allocatedIds, allocationSql, insertTablesWithUnnest } from './unnestInsert';
 
-export interface InsertAccountItemInput {
+export interface InsertAccountItemsInput {
   accountId: number;
   /** The account's identity, for a column computed from it (a payment instruction's supplier). */
   plan: Pick<PlanInput, 'accountNumber' | 'importSupplier' | 'externalAccountNumber'>;
-  /** The item's table (`ledger_transactions`), its payload, its index in its array, its parent's row id. */
+  /** The items' table (`ledger_transactions`), their payloads, the index of the first in its array, their parent's row id. */
   table: AccountTable;
-  item: Record<string, unknown>;
+  items: readonly Record<string, unknown>[];
   position: number;
   parentId: number;
   /** The value of the table's split column (`current` for a ledger's current statement transactions). */
@@ -19,17 +19,18 @@ export interface InsertAccountItemInput {
 }
 
 /**
- * Adds one item to an array of an imported account, with every row under it, as insertAccount
- * writes it inside a whole account (the same walk of the descriptor, planItemRows): the account
- * reads it back (loadAccount) as though it had been imported with it. Two statements: the ids,
- * then every table in one UNNEST insert. Returns the item's row id. An item whose rows are computed
- * from the whole account (a customer's user number, the dunning path's id) cannot be added this way.
+ * Appends items to an array of an imported account, with every row under them, as insertAccount
+ * writes them inside a whole account (the same walk of the descriptor, planItemRows): the account
+ * reads them back (loadAccount) as though it had been imported with them. Two statements however
+ * many items: the ids, then every table in one UNNEST insert. An item whose rows are computed from
+ * the whole account (a customer's user number, the dunning path's id) cannot be added this way.
  */
-export async function insertAccountItem(db: Knex, input: InsertAccountItemInput): Promise<number> {
+export async function insertAccountItems(db: Knex, input: InsertAccountItemsInput): Promise<void> {
+  if (input.items.length === 0) return;
   const planned = planItemRows(
     { ...input.plan, account: {} as Account, userNumbers: [], dunningProcessId: '' },
     input.table,
-    input.item,
+    input.items,
     input.position,
     input.parentId,
     input.split ?? null,
@@ -43,5 +44,4 @@ export async function insertAccountItem(db: Knex, input: InsertAccountItemInput)
     db,
     filled.map(([table, rows]) => ({ table, columns: LAYOUT[table].pg, rows })),
   );
-  return planned[input.table]![0]!.id as number;
 }

@@ -36,15 +36,16 @@ export function planAccountRows(input: PlanInput): AccountRows {
 }
 
 /**
- * The rows of one item of an array of the account and everything under it, planned as
- * planAccountRows plans them inside a whole account: `table` the item's table, `position` its
- * index in its array, `parentId` its parent's row id (already allocated: placeRows keeps it), `split` the
- * value of the table's split column, if any. What a top-up adds to an imported account (a
- * transaction with its line items and tax items) is written by the same walk as the import.
+ * The rows of items appended to an array of the account and everything under them, planned as
+ * planAccountRows plans them inside a whole account: `table` the items' table, `position` the
+ * index of the first in its array (the next ones follow), `parentId` their parent's row id (already
+ * allocated: placeRows keeps it), `split` the value of the table's split column, if any. What a
+ * top-up adds to an imported account (transactions with their line items and tax items) is
+ * written by the same walk as the import.
  */
-export function planItemRows(input: PlanInput, table: AccountTable, item: Row, position: number, parentId: number, split: string | null = null): AccountRows {
+export function planItemRows(input: PlanInput, table: AccountTable, items: readonly Row[], position: number, parentId: number, split: string | null = null): AccountRows {
   const planner = rowPlanner(input);
-  planner.add(LAYOUT[table], item, position, [], parentId, split);
+  items.forEach((item, k) => planner.add(LAYOUT[table], item, position + k, [], parentId, split));
   return planner.rows;
 }
 

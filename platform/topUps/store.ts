@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { insertAccountItem } from '../../db/stores/accountItem';
+import { insertAccountItems } from '../../db/stores/accountItem';
 import type { TopUpAccount } from './account';
 
 /**
@@ -91,19 +91,21 @@ export async function nextCurrentTransactionPosition(trx: Knex, ledgerId: string
 }
 
 /**
- * Adds a transaction to the account itself: a row of `ledger_transactions` in the ledger's current
- * statement transactions (split `current`), its line items and tax items in the platform's tables
- * under it, written by the import's own walk (db/stores/accountItem.ts insertAccountItem). The
- * account then reads it back (GET …/account/) as though it had been imported with it, and the
- * insert forgets the account's stored digest (migration 0016's triggers). Its row id.
+ * Adds transactions to the account itself, after the ledger's current statement transactions
+ * (nextCurrentTransactionPosition): rows of `ledger_transactions` (split `current`), their line
+ * items and tax items in the platform's tables under them, written by the import's own walk
+ * (db/stores/accountItem.ts insertAccountItems) in two statements. The account then reads them back
+ * (GET …/account/) as though it had been imported with them, and the insert forgets the account's
+ * stored digest (migration 0016's triggers).
  */
-export async function insertLedgerTransaction(trx: Knex, account: TopUpAccount, ledgerId: string, position: number, item: Record<string, unknown>): Promise<number> {
-  return insertAccountItem(trx, {
+export async function insertLedgerTransactions(trx: Knex, account: TopUpAccount, ledgerId: string, items: readonly Record<string, unknown>[]): Promise<void> {
+  if (items.length === 0) return;
+  await insertAccountItems(trx, {
     accountId: Number(account.id),
     plan: { accountNumber: account.number, importSupplier: account.importSupplier, externalAccountNumber: account.externalAccountNumber },
     table: 'ledger_transactions',
-    item,
-    position,
+    items,
+    position: await nextCurrentTransactionPosition(trx, ledgerId),
     parentId: Number(ledgerId),
     split: 'current',
   });

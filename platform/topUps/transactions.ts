@@ -13,13 +13,12 @@ import { bodyChecker } from '../../http/validation';
 import { checkIds } from './validate';
 import {
   existingTransactionIds,
-  insertLedgerTransaction,
+  insertLedgerTransactions,
   insertNote,
   insertTransaction,
   type LedgerRow,
   lockFirstLedger,
   moveLedgerBalance,
-  nextCurrentTransactionPosition,
 } from './store';
 
 export type TransactionStatus = 'TRANSACTION_ADDED_TO_ACCOUNT' | 'TRANSACTION_ALREADY_EXISTS' | 'TRANSACTION_IMPORT_ERROR';
@@ -73,7 +72,8 @@ export async function addTransactions(trx: Knex, account: TopUpAccount, req: Tra
   const events: NewEvent[] = [];
   const movedNotes: { transactionId: string; from: string; to: string }[] = [];
   let delta = 0;
-  let position = ledger ? await nextCurrentTransactionPosition(trx, ledger.id) : 0;
+  // The added transactions as the account holds them, written together after the loop.
+  const onAccount: Record<string, unknown>[] = [];
   for (const t of req.transactions) {
     const id = t.transaction_id!;
     if (!ledger) {
@@ -124,13 +124,14 @@ export async function addTransactions(trx: Knex, account: TopUpAccount, req: Tra
     // as sent, the move being the pinned note's): post_import_transactions above is the top-up's
     // record (the entry id of the event, the requested date), this row and its line items and tax
     // items are the account's transaction, read back and digested like an imported one.
-    await insertLedgerTransaction(trx, account, ledger.id, position++, { ...added, amount });
+    onAccount.push({ ...added, amount });
     existing.add(id);
     delta += SIGN[t.type] * Math.round(Number(amount) * 100);
     results.push({ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: added, added_transaction_id: entryId });
     events.push(entryPostedEvent(account, ledger, entryId, t, id, opts.now));
   }
 
+  if (ledger) await insertLedgerTransactions(trx, account, ledger.id, onAccount);
   if (ledger && delta !== 0) {
     await moveLedgerBalance(trx, ledger.id, delta);
   }

@@ -58,7 +58,7 @@ describe('one item added to an imported account (planItemRows, placeRows)', () =
 
   it('plans the item and its line items and tax items as the whole account plans them, under the parent it is given', () => {
     const whole = planAccountRows({ ...input, account: { ledgers: [{ ledger_balance: '0', current_statement_transactions: [transaction] }] } as unknown as Account });
-    const item = planItemRows(input, 'ledger_transactions', transaction, 0, 77, 'current');
+    const item = planItemRows(input, 'ledger_transactions', [transaction], 0, 77, 'current');
     for (const table of ['ledger_transactions', 'ledger_transaction_line_items', 'ledger_transaction_tax_items']) {
       // The same rows but the parent: the ledger's local index there, its real id here.
       expect(item[table]!.map(({ ledger_id: _l, ...r }) => r)).toEqual(whole[table]!.map(({ ledger_id: _l, ...r }) => r));
@@ -70,5 +70,12 @@ describe('one item added to an imported account (planItemRows, placeRows)', () =
     expect(item.ledger_transactions![0]).toEqual(expect.objectContaining({ id: 900, account_id: 5, ledger_id: 77 }));
     expect(item.ledger_transaction_line_items!.map((r) => [r.id, r.account_id, r.ledger_transaction_id, r.position])).toEqual([[10, 5, 900, 0], [11, 5, 900, 1]]);
     expect(item.ledger_transaction_tax_items!.map((r) => [r.id, r.ledger_transaction_id])).toEqual([[20, 900]]);
+  });
+
+  it('plans several items in one go, each at its position after the first, each line item under its own transaction', () => {
+    const second = { ...transaction, transaction_id: 'T-2', tax_items: [] };
+    const items = planItemRows(input, 'ledger_transactions', [transaction, second], 3, 77, 'current');
+    expect(items.ledger_transactions!.map((r) => [r.id, r.position, r.transaction_id, r.ledger_id])).toEqual([[0, 3, 'T-1', 77], [1, 4, 'T-2', 77]]);
+    expect(items.ledger_transaction_line_items!.map((r) => r.ledger_transaction_id)).toEqual([0, 0, 1, 1]);
   });
 });
