@@ -45,21 +45,27 @@ runner() {
     return 0
   fi
   echo "$part $planned run" >>"$COUNT_DIR/plan"
+  local t0; t0=$(date +%s)
   "$@" 2>&1 | tee "$COUNT_DIR/$part.log"
   local rc="${PIPESTATUS[0]}"
   echo "$part exit $rc" >>"$COUNT_DIR/plan"
+  echo "$part time $(($(date +%s) - t0))" >>"$COUNT_DIR/plan"
   return "$rc"
 }
 code=0
 set +e
 echo "checks 2 run" >>"$COUNT_DIR/plan"
 say "type check and lint"
+t_part=$(date +%s)
 npx tsc -p tsconfig.json --noEmit; echo "typecheck $?" >>"$COUNT_DIR/checks"
 npm run lint; echo "lint $?" >>"$COUNT_DIR/checks"
+echo "checks time $(($(date +%s) - t_part))" >>"$COUNT_DIR/plan"
 say "jest"
+t_part=$(date +%s)
 echo "jest $(npx jest --listTests "$@" 2>/dev/null | grep -c .) run" >>"$COUNT_DIR/plan"
 npx jest --ci --json --outputFile="$COUNT_DIR/jest.json" "$@"
 jest_code=$?
+echo "jest time $(($(date +%s) - t_part))" >>"$COUNT_DIR/plan"
 [[ "$jest_code" == 0 ]] || code=1
 grep -qv ' 0$' "$COUNT_DIR/checks" && code=1
 # The fault suite's short form (docs/fault-suite.md), the hosts harness's short form and the

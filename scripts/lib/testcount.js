@@ -3,7 +3,8 @@
 // system reads (the sum of the parts), always last. Reads DIR:
 // - plan: one line per part, `<part> <planned> run` or `<part> <planned> skip <why>`, written by
 //   scripts/test.sh before the part runs (faults, hosts, fuzz: the runner's own `--plan`; jest:
-//   `jest --listTests`, in files), and `<part> exit <code>` once a part that ran has exited;
+//   `jest --listTests`, in files), `<part> exit <code>` once a part that ran has exited, and
+//   `<part> time <seconds>` once it ended (its wall time, shown on its `count:` line);
 // - checks: one line `<name> <exit code>` per whole-tree check (type check, lint), one unit each;
 // - jest.json: jest's --json report. Units are tests (passed, failed, skipped = pending + todo); a
 //   suite that failed to run counts as one failed test, and so does a planned file the report
@@ -35,8 +36,9 @@ function tally(dir, runCode) {
   const plan = new Map();
   for (const line of (read('plan') ?? '').split('\n').filter(Boolean)) {
     const [part, a, b, ...rest] = line.trim().split(/\s+/);
-    const entry = plan.get(part) ?? { planned: null, state: 'run', why: '', exit: null };
+    const entry = plan.get(part) ?? { planned: null, state: 'run', why: '', exit: null, seconds: null };
     if (a === 'exit') entry.exit = Number(b);
+    else if (a === 'time') entry.seconds = Number(b);
     else {
       entry.planned = Number(a);
       entry.state = b === 'skip' ? 'skip' : 'run';
@@ -112,20 +114,45 @@ function tally(dir, runCode) {
     parts.push({ part, planned: Math.max(planned ?? 0, passed + failed + skipped), passed, failed, skipped, note: notes.join('; ') });
   }
 
+  for (const p of parts) p.seconds = plan.get(p.part)?.seconds ?? null;
   const sum = (k) => parts.reduce((n, p) => n + p[k], 0);
   const total = { parts, passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped') };
   if (Number(runCode) !== 0 && total.failed === 0) {
     total.failed = 1;
-    parts.push({ part: 'run', planned: 1, passed: 0, failed: 1, skipped: 0, note: `exited ${runCode} with nothing failed` });
+    parts.push({ part: 'run', planned: 1, passed: 0, failed: 1, skipped: 0, seconds: null, note: `exited ${runCode} with nothing failed` });
   }
+  total.slowest = slowestFiles(read('jest.json'), 10);
   return total;
 }
 
-/** The `count:` lines and the closing line. */
+/** The `n` jest files that took longest, `[{file, seconds}]`, from jest's --json report (none without one). */
+function slowestFiles(text, n) {
+  let r;
+  try {
+    r = JSON.parse(text ?? '');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(r?.testResults)) return [];
+  return r.testResults
+    .filter((t) => typeof t?.name === 'string' && typeof t?.startTime === 'number' && typeof t?.endTime === 'number')
+    .map((t) => ({ file: path.relative(process.cwd(), t.name), seconds: Math.round((t.endTime - t.startTime) / 1000) }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, n);
+}
+
+/**
+ * The jest files that took longest (`slowest:` lines, where the time goes), the `count:` lines, each
+ * with its part's wall time when known, and the closing line.
+ */
 function render(total) {
   const w = Math.max(...total.parts.map((p) => p.part.length), 6);
-  const lines = total.parts.map(
-    (p) => `count: ${p.part.padEnd(w)} ${String(p.planned).padStart(5)} planned, ${String(p.passed).padStart(5)} passed, ${String(p.failed).padStart(4)} failed, ${String(p.skipped).padStart(4)} skipped${p.note ? ` (${p.note})` : ''}`,
+  const lines = (total.slowest ?? []).map((f) => `slowest: ${String(f.seconds).padStart(5)} s ${f.file}`);
+  lines.push(
+    ...total.parts.map(
+      (p) =>
+        `count: ${p.part.padEnd(w)} ${String(p.planned).padStart(5)} planned, ${String(p.passed).padStart(5)} passed, ${String(p.failed).padStart(4)} failed, ${String(p.skipped).padStart(4)} skipped${p.seconds != null ? `, ${String(p.seconds).padStart(4)} s` : ''}${p.note ? ` (${p.note})` : ''}`,
+    ),
   );
   lines.push(`${total.passed} passed, ${total.failed} failed${total.skipped > 0 ? `, ${total.skipped} skipped` : ''}`);
   return `${lines.join('\n')}\n`;

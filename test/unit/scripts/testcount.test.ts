@@ -100,6 +100,27 @@ describe('the closing count line of npm test (scripts/lib/testcount.js)', () => 
     });
   });
 
+  it("shows each part's wall time on its count line, and the slowest jest files before the count lines", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testcount-'));
+    made.push(dir);
+    const file = (name: string, s: number) => ({ name: path.join(process.cwd(), name), startTime: 1_000, endTime: 1_000 + s * 1000 });
+    fs.writeFileSync(path.join(dir, 'plan'), 'checks 2 run\nchecks time 95\njest 2 run\njest time 612\nfuzz 3 skip DATA_IMPORT_FUZZ=0\n');
+    fs.writeFileSync(path.join(dir, 'checks'), 'typecheck 0\nlint 0\n');
+    fs.writeFileSync(
+      path.join(dir, 'jest.json'),
+      JSON.stringify({ numPassedTests: 4, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [file('test/unit/a.test.ts', 3), file('test/integration/b.test.ts', 41)] }),
+    );
+    const r = spawnSync(process.execPath, [SCRIPT, dir, '0'], { encoding: 'utf8' });
+    const lines = r.stdout.split('\n').filter(Boolean);
+    expect(lines.slice(0, 2).map((l) => l.replace(/\s+/g, ' '))).toEqual(['slowest: 41 s test/integration/b.test.ts', 'slowest: 3 s test/unit/a.test.ts']);
+    expect(lines.filter((l) => l.startsWith('count:')).map((l) => l.replace(/\s+/g, ' '))).toEqual([
+      'count: checks 2 planned, 2 passed, 0 failed, 0 skipped, 95 s',
+      'count: jest 4 planned, 4 passed, 0 failed, 0 skipped, 612 s (2 files)',
+      'count: fuzz 3 planned, 0 passed, 0 failed, 3 skipped (left out: DATA_IMPORT_FUZZ=0)',
+    ]);
+    expect(lines[lines.length - 1]).toBe('6 passed, 0 failed, 3 skipped');
+  });
+
   it('counts every planned unit of a runner that crashed (no count line) as failed', () => {
     const r = count({ plan: 'faults 8 run\nfaults exit 2\n', 'jest.json': jestReport(5, 0), 'faults.log': '[faults] failed: Error: generate failed\n' });
     expect(r).toMatchObject({ line: '5 passed, 8 failed\n', code: 1 });
