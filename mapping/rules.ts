@@ -1,0 +1,107 @@
+import { checkValue, convertValue } from './convert';
+import type { Row } from './extract';
+import { MAP_CODES, type MapIssue, type Source } from './issues';
+import type { Condition, Rule, TableSpec } from './spec';
+
+/** The row a rule reads and the rows of the lists around it (nearest last). */
+export interface Scope {
+  row: Row;
+  table: TableSpec;
+  parents: { row: Row; table: TableSpec }[];
+}
+
+/** What building one account collects: its errors and, per attr, where each value came from. */
+export interface AccountTrace {
+  account: string;
+  issues: MapIssue[];
+  sources: Map<string, Source>;
+}
+
+/** A value and where it came from; `failed` when an error was recorded instead. */
+export type Evaluated = { value: unknown; source?: Source } | { failed: true };
+
+export function source(row: Row, column: string | undefined, ruleLine: number, field: string): Source {
+  return { file: row.file, line: row.line, column, value: column === undefined ? undefined : row.values[column], ruleLine, field };
+}
+
+function issue(trace: AccountTrace, code: string, src: Source, detail: string): Evaluated {
+  trace.issues.push({ code, account: trace.account, file: src.file, line: src.line, column: src.column, value: src.value, ruleLine: src.ruleLine, field: src.field, detail });
+  return { failed: true };
+}
+
+/** A column's value converted as declared and checked by its own check. */
+export function cell(row: Row, table: TableSpec, column: string, ruleLine: number, field: string, trace: AccountTrace): Evaluated {
+  const col = table.columns.get(column);
+  const src = source(row, column, ruleLine, field);
+  if (!col) return issue(trace, MAP_CODES.columnMissing, src, `table ${table.name} has no column ${column}`);
+  const raw = row.values[column] ?? '';
+  const converted = convertValue(col, raw, row.values);
+  if (!converted.ok) return issue(trace, MAP_CODES.unconvertible, src, `${table.name}.${column}: ${converted.detail}`);
+  const failed = checkValue(col, raw, converted.value);
+  if (failed) return issue(trace, MAP_CODES.checkFailed, src, `${table.name}.${column}: check failed: ${failed}`);
+  return { value: converted.value, source: src };
+}
+
+export function holds(c: Condition, row: Row): boolean {
+  switch (c.op) {
+    case 'all':
+      return c.of.every((x) => holds(x, row));
+    case 'any':
+      return c.of.some((x) => holds(x, row));
+    case 'empty':
+      return (row.values[c.column] ?? '').trim() === '';
+    case 'not_empty':
+      return (row.values[c.column] ?? '').trim() !== '';
+    case 'in':
+      return c.values.includes((row.values[c.column] ?? '').trim());
+    case 'not_in':
+      return !c.values.includes((row.values[c.column] ?? '').trim());
+  }
+}
+
+/** One scalar rule on a row (lists and objects are built by mapping/build.ts). */
+export function evaluate(rule: Rule, scope: Scope, field: string, trace: AccountTrace): Evaluated {
+  switch (rule.kind) {
+    case 'const':
+      return { value: rule.value, source: { ...source(scope.row, undefined, rule.line, field) } };
+    case 'column':
+      return cell(scope.row, scope.table, rule.column, rule.line, field, trace);
+    case 'parent': {
+      const p = scope.parents[scope.parents.length - rule.up];
+      return cell(p.row, p.table, rule.column, rule.line, field, trace);
+    }
+    case 'map': {
+      const raw = (scope.row.values[rule.column] ?? '').trim();
+      const src = source(scope.row, rule.column, rule.line, field);
+      if (rule.table.has(raw)) return { value: rule.table.get(raw), source: src };
+      if (raw === '') return { value: null, source: src };
+      if (rule.fallback === 'default') return { value: rule.default, source: src };
+      if (rule.fallback === 'pass') return { value: raw, source: src };
+      return issue(trace, MAP_CODES.unmapped, src, `${scope.table.name}.${rule.column}: code "${raw}" is not in the conversion table (fallback: fail)`);
+    }
+    case 'concat': {
+      const parts: string[] = [];
+      let first: Source | undefined;
+      for (const part of rule.parts) {
+        const v = evaluate(part, scope, field, trace);
+        if ('failed' in v) return v;
+        first ??= v.source;
+        const text = v.value === null || v.value === undefined ? '' : String(v.value);
+        if (text !== '' || !rule.skipEmpty) parts.push(text);
+      }
+      return { value: parts.length === 0 ? null : parts.join(rule.separator), source: first };
+    }
+    case 'split': {
+      const raw = (scope.row.values[rule.column] ?? '').trim();
+      // A line break inside a quoted field is CRLF in a Windows extract: "\n" splits either.
+      const pieces = raw === '' ? [] : raw.split(rule.separator === '\n' ? /\r?\n/ : rule.separator).filter((p) => p !== '');
+      const value = rule.part === 'rest' ? pieces.slice(1).join(rule.separator) : pieces[rule.part] ?? '';
+      return { value: value === '' ? null : value, source: source(scope.row, rule.column, rule.line, field) };
+    }
+    case 'when':
+      return evaluate(holds(rule.condition, scope.row) ? rule.then : rule.else, scope, field, trace);
+    case 'object':
+    case 'list':
+      throw new Error('lists and objects are built by mapping/build.ts');
+  }
+}
