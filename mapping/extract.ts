@@ -35,13 +35,22 @@ export function tableFiles(dir: string, pattern: string): string[] {
 }
 
 /**
+ * Windows-1252's characters at 0x80–0x9F (€, ‚, ƒ, „, …, smart quotes, Œ, Š, Ž…): Node's own
+ * TextDecoder built with small ICU reads windows-1252 as ISO-8859-1, so the table is here.
+ * Bytes 0x81, 0x8D, 0x8F, 0x90, 0x9D, undefined in Windows-1252, stay as their code points.
+ */
+const CP1252_80_9F = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/**
  * The text of a file in its declared encoding, a UTF-8 byte-order mark dropped. A file declared
  * UTF-8 that is not (a Windows-1252 extract sent as is) is an error at the line of the first byte
  * that does not decode, never a value quietly turned to U+FFFD.
  */
 export function decode(bytes: Buffer, encoding: TableSpec['encoding'], file: string): { text: string } | { issue: MapIssue } {
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const text = new TextDecoder(encoding).decode(bytes.subarray(start));
+  const body = bytes.subarray(start);
+  const text = encoding === 'utf-8' ? new TextDecoder('utf-8').decode(body) : body.toString('latin1');
+  if (encoding === 'windows-1252') return { text: text.replace(/[\u0080-\u009f]/g, (c) => CP1252_80_9F[c.charCodeAt(0) - 0x80]) };
   if (encoding === 'utf-8') {
     const bad = text.indexOf('\uFFFD');
     if (bad >= 0) {
