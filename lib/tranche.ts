@@ -48,3 +48,16 @@ export function inTranche(t: Tranche, externalAccountNumber: string): boolean {
 export function trancheSelected(t: Tranche): boolean {
   return t.cohort !== undefined || t.bucket !== undefined || t.sample !== undefined;
 }
+
+/**
+ * The selection as one text, for a resumable state: a run resumed with another tranche would mix
+ * two selections in one state. The cohort counts by its sorted keys' hash, not its file's name.
+ */
+export function describeTranche(t: Tranche | undefined): string {
+  if (!t) return '';
+  const parts: string[] = [];
+  if (t.cohort) parts.push(`cohort:${crypto.createHash('sha256').update([...t.cohort].sort().join('\n')).digest('hex').slice(0, 16)}`);
+  if (t.bucket) parts.push(`bucket:${t.bucket.k}/${t.bucket.n}`);
+  if (t.sample) parts.push(`sample:1/${t.sample.n}`);
+  return parts.join(' ');
+}

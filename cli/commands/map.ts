@@ -4,7 +4,7 @@ import { print } from '../context';
 import { withExamples } from '../format';
 import { progressOption, runInterruptible, type ProgressKind } from '../shared/options';
 import { startProgress } from '../shared/progress';
-import { addTrancheOptions, trancheFrom, type TrancheOptions } from '../shared/tranche';
+import { bucketOption, cohortOption, sampleOption, trancheFrom, type TrancheOptions } from '../shared/tranche';
 import { MappingError, MapRunError, runMap, type MapSummary } from '../../mapping';
 
 /**
@@ -52,44 +52,47 @@ export function register(program: Command): void {
     .option('--no-validate', "skip the service's validator (the mapping's own errors still quarantine)")
     .option('--reference-data <file>', "the supplier's reference data as JSON rows [{kind, code, fuel?}] (default: the service's defaults)")
     .option('--allow-unconfirmed', 'run although conversion tables are marked unconfirmed (as map init writes them)')
-    .addOption(progressOption());
-  addTrancheOptions(cmd).action(async (o: MapCommandOptions) => {
-    let done = 0;
-    let total: number | null = null;
-    const progress = startProgress(o.progress, { total: () => total, done: () => done, counts: () => ({}), following: () => 0, outage: () => null }, (line) => process.stderr.write(`${line}\n`));
-    let summary: MapSummary;
-    try {
-      summary = await runInterruptible(
-        { input: o.extracts, stopping: 'stopping: no book is written', known: (err): err is Error & { code: string } => false },
-        (signal) =>
-          runMap({
-            mapping: o.mapping,
-            extracts: o.extracts,
-            out: o.out,
-            reportPrefix: o.report,
-            quarantine: o.quarantine,
-            validate: o.validate,
-            referenceData: o.referenceData,
-            allowUnconfirmed: o.allowUnconfirmed,
-            tranche: trancheFrom(o),
-            signal,
-            onProgress: (d, t) => {
-              done = d;
-              total = t;
-            },
-          }),
-      );
-    } catch (err) {
-      if (err instanceof MappingError || err instanceof MapRunError) throw new CliError(err.message, 1);
-      throw err;
-    } finally {
-      progress.stop();
-    }
-    print(summaryText(summary));
-    if (summary.fatal) throw new CliError(`the extract could not be read: see ${summary.report.csv}`, 1);
-    if (summary.interrupted) throw new CliError('interrupted', 130);
-    if (summary.stats.quarantined > 0 || summary.stats.orphans > 0) throw new CliError(`not every account mapped and valid: see ${summary.report.html}`, 2);
-  });
+    .addOption(progressOption())
+    .addOption(cohortOption())
+    .addOption(bucketOption())
+    .addOption(sampleOption())
+    .action(async (o: MapCommandOptions) => {
+      let done = 0;
+      let total: number | null = null;
+      const progress = startProgress(o.progress, { total: () => total, done: () => done, counts: () => ({}), following: () => 0, outage: () => null }, (line) => process.stderr.write(`${line}\n`));
+      let summary: MapSummary;
+      try {
+        summary = await runInterruptible(
+          { input: o.extracts, stopping: 'stopping: no book is written', known: (err): err is Error & { code: string } => false },
+          (signal) =>
+            runMap({
+              mapping: o.mapping,
+              extracts: o.extracts,
+              out: o.out,
+              reportPrefix: o.report,
+              quarantine: o.quarantine,
+              validate: o.validate,
+              referenceData: o.referenceData,
+              allowUnconfirmed: o.allowUnconfirmed,
+              tranche: trancheFrom(o),
+              signal,
+              onProgress: (d, t) => {
+                done = d;
+                total = t;
+              },
+            }),
+        );
+      } catch (err) {
+        if (err instanceof MappingError || err instanceof MapRunError) throw new CliError(err.message, 1);
+        throw err;
+      } finally {
+        progress.stop();
+      }
+      print(summaryText(summary));
+      if (summary.fatal) throw new CliError(`the extract could not be read: see ${summary.report.csv}`, 1);
+      if (summary.interrupted) throw new CliError('interrupted', 130);
+      if (summary.stats.quarantined > 0 || summary.stats.orphans > 0) throw new CliError(`not every account mapped and valid: see ${summary.report.html}`, 2);
+    });
   cmd.addHelpText(
     'after',
     '\nExit codes: 0 every account mapped and valid (the book holds them all); 2 some accounts quarantined or rows of the extract joined to no account (see the report); 130 interrupted (no book written: run again); 1 the run could not proceed: a bad mapping (each error with its line), a file that cannot be read (missing, empty, wrong encoding, unterminated quote, header not as declared: the report names file and line, no book written).\nTranches: --cohort, --bucket and --sample select on the external account number as migrate and reconcile do (docs/bulk-migration.md, "Tranches"); a re-run on the same extract writes a byte-identical book.\nThe mapping language: docs/bulk-migration.md, "From a legacy extract".',

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { parseFraction, readCohort, type Tranche } from '../../lib/tranche';
 
 /**
@@ -19,12 +19,12 @@ function fraction(what: string, one: boolean) {
   };
 }
 
-export function addTrancheOptions(cmd: Command): Command {
-  return cmd
-    .option('--cohort <file>', 'only the accounts whose external account number is a line of this file (# comments allowed)')
-    .option('--bucket <k/n>', 'only hash bucket k of n of the external account numbers (3/8: the third of eight; the same accounts in map, migrate and reconcile)', fraction('a bucket', false))
-    .option('--sample <1/n>', 'only a hash sample of one account in n (disjoint from nothing: any bucket may hold sampled accounts)', fraction('a sample', true));
-}
+export const cohortOption = (): Option => new Option('--cohort <file>', 'only the accounts whose external account number is a line of this file (# comments allowed)');
+
+export const bucketOption = (): Option =>
+  new Option('--bucket <k/n>', 'only hash bucket k of n of the external account numbers (3/8: the third of eight; the same accounts in map, migrate and reconcile)').argParser(fraction('a bucket', false));
+
+export const sampleOption = (): Option => new Option('--sample <1/n>', 'only a hash sample of about one account in n of the external account numbers (the same accounts in map, migrate and reconcile)').argParser(fraction('a sample', true));
 
 export function trancheFrom(o: TrancheOptions): Tranche | undefined {
   if (!o.cohort && !o.bucket && !o.sample) return undefined;
