@@ -6,3 +6,5 @@ export { parseCsvText } from './csv';
 export { convertValue } from './convert';
 export { MAP_CODES, type MapIssue } from './issues';
 export { groupIssues, type MapStats } from './report';
+export { skeleton } from './init';
+export { profileExtract, type TableProfile } from './profile';

@@ -5,7 +5,8 @@ import { withExamples } from '../format';
 import { progressOption, runInterruptible, type ProgressKind } from '../shared/options';
 import { startProgress } from '../shared/progress';
 import { bucketOption, cohortOption, sampleOption, trancheFrom, type TrancheOptions } from '../shared/tranche';
-import { MappingError, MapRunError, runMap, type MapSummary } from '../../mapping';
+import fs from 'node:fs';
+import { MappingError, MapRunError, runMap, skeleton, type MapSummary } from '../../mapping';
 
 /**
  * `data-import map`: a legacy system's extract and a mapping to a book (mapping/ does the work;
@@ -44,9 +45,9 @@ export function register(program: Command): void {
     .description(
       "Turn a legacy system's extract (a folder of CSV/TSV or fixed-width files, one table each) into a book migrate and reconcile take: a YAML mapping mirroring the Account tree gives each field a rule (constant, column, conversion table, expression, parent key) and each list a child table joined on its keys; every account goes through the service's own validator in process; an account with any error is quarantined whole, with each error traced to its source file, line, column, legacy value and mapping rule. Writes the book, the quarantine file and a report (<prefix>.csv, .json, .html).",
     )
-    .requiredOption('--mapping <file>', 'the mapping (YAML; see examples/legacy-extract/mapping.yaml)')
-    .requiredOption('--extracts <folder>', 'the extract: the folder the mapping\'s table files are found in')
-    .requiredOption('--out <file>', 'the book to write (NDJSON, one account a line; written whole or not at all)')
+    .option('--mapping <file>', 'required: the mapping (YAML; see examples/legacy-extract/mapping.yaml)')
+    .option('--extracts <folder>', 'required: the extract, the folder the mapping\'s table files are found in')
+    .option('--out <file>', 'required: the book to write (NDJSON, one account a line; written whole or not at all)')
     .option('--report <prefix>', 'report files <prefix>.csv, .json and .html (default: <out>.map)')
     .option('--quarantine <file>', 'accounts held back, each with its errors and what was mapped (NDJSON; default: <out>.quarantine.ndjson)')
     .option('--no-validate', "skip the service's validator (the mapping's own errors still quarantine)")
@@ -57,6 +58,9 @@ export function register(program: Command): void {
     .addOption(bucketOption())
     .addOption(sampleOption())
     .action(async (o: MapCommandOptions) => {
+      // Not commander's required options: `map init` is a subcommand, and those would be asked of it too.
+      const missing = (['mapping', 'extracts', 'out'] as const).filter((k) => !o[k]);
+      if (missing.length > 0) throw new CliError(`required option(s) ${missing.map((k) => `--${k}`).join(', ')} not specified (run with --help for usage)`, 1);
       let done = 0;
       let total: number | null = null;
       const progress = startProgress(o.progress, { total: () => total, done: () => done, counts: () => ({}), following: () => 0, outage: () => null }, (line) => process.stderr.write(`${line}\n`));
@@ -101,4 +105,16 @@ export function register(program: Command): void {
     'data-import map --mapping examples/legacy-extract/mapping.yaml --extracts examples/legacy-extract/extract --out book.ndjson',
     'data-import map --mapping mapping.yaml --extracts /data/extract-2026-11 --out tranche-3.ndjson --bucket 3/8 --report tranche-3.map',
   ]);
+  const init = cmd
+    .command('init')
+    .description("Write a mapping to start from: every Account field, commented out, with its type, whether it is required and its value set; given --profile <extract folder>, the tables of the extract's delimited files (encoding, delimiter, columns with the types and date formats seen) and, for each column with few distinct values, a conversion table pre-filled with the codes found, marked unconfirmed (a run refuses it until confirmed, or with --allow-unconfirmed).")
+    .argument('<file>', 'the mapping to write (YAML)')
+    .option('--profile <folder>', 'an extract to profile (its *.csv, *.tsv and *.txt files)')
+    .option('--force', 'overwrite the file when it exists')
+    .action((file: string, o: { profile?: string; force?: boolean }) => {
+      if (fs.existsSync(file) && !o.force) throw new CliError(`${file} exists: pass --force to overwrite it`, 1);
+      fs.writeFileSync(file, skeleton(o.profile));
+      print(`mapping skeleton written: ${file}`);
+    });
+  withExamples(init, ['data-import map init mapping.yaml --profile /data/extract-2026-11']);
 }
