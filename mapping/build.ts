@@ -1,3 +1,4 @@
+import { accountFields } from './accountFields';
 import { convertValue } from './convert';
 import type { Row } from './extract';
 import { MAP_CODES, type MapIssue } from './issues';
@@ -83,16 +84,21 @@ export class AccountBuilder {
           if (child.error) trace.issues.push({ ...child.error, account: trace.account, field: rule.node.path });
           return this.object(rule.node, childScope, `${at}.${i}`, trace);
         });
-        out[name] = items;
+        // An empty list of an optional field is no field, as the canonical form has it; a required
+        // list (customers, supply_addresses, meter_points, meters) is written empty.
+        if (items.length > 0 || accountFields().get(rule.node.path.slice(0, -2))?.required) out[name] = items;
       } else if (rule.kind === 'object') {
         const value = this.object(rule.node, scope, at, trace);
-        if (Object.keys(value).length > 0) out[name] = value;
+        // An object with nothing in it but empty lists is no object: its rows were not there.
+        if (Object.values(value).some((v) => !Array.isArray(v) || v.length > 0)) out[name] = value;
       } else {
         const v = evaluate(rule, scope, node.path ? `${node.path}.${name}` : name, trace);
         if ('failed' in v) continue;
         if (v.source) trace.sources.set(at, v.source);
-        // No value is no field: the Account's optional fields are left out, not sent as null.
+        // No value is no field: the Account's optional fields are left out, not sent as null —
+        // unless a JSON column says null in so many words (a required field that may be null).
         if (v.value !== null && v.value !== undefined) out[name] = v.value;
+        else if (rule.kind === 'column' && scope.table.columns.get(rule.column)?.type === 'json' && scope.row.values[rule.column]?.trim() === 'null') out[name] = null;
       }
     }
     return out;

@@ -17,6 +17,12 @@ export function convertValue(col: ColumnSpec, raw: string, row: Record<string, s
   switch (col.type) {
     case 'string':
       return { ok: true, value: raw };
+    case 'json':
+      try {
+        return { ok: true, value: JSON.parse(raw) as unknown };
+      } catch {
+        return fail(`"${text.slice(0, 40)}" is not JSON`);
+      }
     case 'boolean': {
       const t = col.trueText ?? 'Y';
       const f = col.falseText ?? 'N';

@@ -8,3 +8,4 @@ export { MAP_CODES, type MapIssue } from './issues';
 export { groupIssues, type MapStats } from './report';
 export { skeleton } from './init';
 export { profileExtract, type TableProfile } from './profile';
+export { legacyExtractMapping, writeLegacyExtract } from './legacyExtract';

@@ -62,7 +62,9 @@ export class RuleLoader {
       }
       const rule = this.rule(r, fieldPath, parents, table, line);
       const kind: FieldKind = rule.kind === 'list' ? 'list' : rule.kind === 'object' ? 'object' : 'value';
-      if (!field.kinds.has(kind) && !(kind === 'value' && rule.kind === 'const')) {
+      // A constant or a JSON column may give a whole object or list as one value.
+      const whole = rule.kind === 'const' || (rule.kind === 'column' && this.tables.get(table)?.columns.get(rule.column)?.type === 'json');
+      if (!field.kinds.has(kind) && !(kind === 'value' && whole)) {
         this.y.problems.push({ line, detail: `${fieldPath}: the Account holds ${[...field.kinds].join(' or ')} here, the rule gives a ${kind}` });
       }
       obj.fields.set(name, rule);

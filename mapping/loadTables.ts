@@ -4,7 +4,7 @@ import type { Yaml } from './yamlNodes';
 
 const TABLE_OPTIONS = ['files', 'format', 'encoding', 'delimiter', 'quote', 'record_type', 'key', 'columns'] as const;
 const COLUMN_OPTIONS = ['type', 'format', 'pence', 'implied_decimals', 'decimal_comma', 'sign_column', 'true', 'false', 'empty', 'check', 'start', 'length'] as const;
-const TYPES = ['string', 'integer', 'decimal', 'date', 'datetime', 'boolean'] as const;
+const TYPES = ['string', 'integer', 'decimal', 'date', 'datetime', 'boolean', 'json'] as const;
 const ENCODINGS = { 'utf-8': 'utf-8', utf8: 'utf-8', 'windows-1252': 'windows-1252', cp1252: 'windows-1252', 'iso-8859-1': 'iso-8859-1', 'latin-1': 'iso-8859-1', latin1: 'iso-8859-1' } as const;
 const DATE_FORMATS = ['dd/mm/yyyy', 'yyyymmdd', 'yyyy-mm-dd'];
 const DATETIME_FORMATS = ['dd/mm/yyyy hh:mm', 'dd/mm/yyyy hh:mm:ss', 'yyyymmddhhmmss', 'iso'];

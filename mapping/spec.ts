@@ -7,7 +7,8 @@
 export interface ColumnSpec {
   name: string;
   line: number;
-  type: 'string' | 'integer' | 'decimal' | 'date' | 'datetime' | 'boolean';
+  /** `json`: the text is a JSON value, taken as it is (an extract written by `generate --legacy-extract`). */
+  type: 'string' | 'integer' | 'decimal' | 'date' | 'datetime' | 'boolean' | 'json';
   /** Dates: dd/mm/yyyy, yyyymmdd, yyyy-mm-dd; datetimes: `dd/mm/yyyy hh:mm` read as London time. */
   format?: string;
   /** Decimals: the text is in pence (or hundredths) and becomes pounds. */
