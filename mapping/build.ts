@@ -2,7 +2,7 @@ import { accountFields } from './accountFields';
 import { convertValue } from './convert';
 import type { Row } from './extract';
 import { MAP_CODES, type MapIssue } from './issues';
-import { evaluate, holds, source, type AccountTrace, type Scope } from './rules';
+import { evaluate, holds, type AccountTrace, type Scope } from './rules';
 import type { ListNode, Mapping, ObjectNode, TableSpec } from './spec';
 
 const SEP = '\u0001';
@@ -66,7 +66,7 @@ export class AccountBuilder {
   }
 
   build(row: Row): { account: Record<string, unknown>; trace: AccountTrace } {
-    const trace: AccountTrace = { account: this.accountKey(row), issues: [], sources: new Map() };
+    const trace: AccountTrace = { account: this.accountKey(row), issues: [], objects: new Map() };
     const scope: Scope = { row, table: this.table(this.mapping.account.table), parents: [] };
     const account = this.object(this.mapping.account, scope, '', trace);
     return { account, trace };
@@ -75,12 +75,12 @@ export class AccountBuilder {
   private object(node: ObjectNode, scope: Scope, attr: string, trace: AccountTrace): Record<string, unknown> {
     if (scope.row.error && attr === '' ) trace.issues.push({ ...scope.row.error, account: trace.account });
     const out: Record<string, unknown> = {};
+    trace.objects.set(attr, { row: scope.row, node });
     for (const [name, rule] of node.fields) {
       const at = attr ? `${attr}.${name}` : name;
       if (rule.kind === 'list') {
         const items = this.children(rule.node, scope).map((child, i) => {
           const childScope: Scope = { row: child, table: this.table(rule.node.table), parents: [...scope.parents, { row: scope.row, table: scope.table }] };
-          trace.sources.set(`${at}.${i}`, source(child, undefined, rule.line, rule.node.path));
           if (child.error) trace.issues.push({ ...child.error, account: trace.account, field: rule.node.path });
           return this.object(rule.node, childScope, `${at}.${i}`, trace);
         });
@@ -94,7 +94,6 @@ export class AccountBuilder {
       } else {
         const v = evaluate(rule, scope, node.path ? `${node.path}.${name}` : name, trace);
         if ('failed' in v) continue;
-        if (v.source) trace.sources.set(at, v.source);
         // No value is no field: the Account's optional fields are left out, not sent as null —
         // unless a JSON column says null in so many words (a required field that may be null).
         if (v.value !== null && v.value !== undefined) out[name] = v.value;

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { inTranche, type Tranche } from '../lib/tranche';
 import { AccountBuilder } from './build';
 import { readTable, type Row } from './extract';
-import type { MapIssue, Source } from './issues';
+import type { MapIssue } from './issues';
+import { ruleColumn, type AccountTrace } from './rules';
 import { loadMapping } from './load';
 import { writeReport, type MapStats } from './report';
 import type { ListNode, Mapping, ObjectNode } from './spec';
@@ -91,7 +92,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
       stats.accounts++;
       const errors = [...trace.issues];
       if (errors.length === 0 && validate) {
-        for (const e of await validate(account)) errors.push({ ...traced(trace.sources, e.attr), code: e.code, account: trace.account, attr: e.attr, detail: e.detail });
+        for (const e of await validate(account)) errors.push({ ...traced(trace, e.attr), code: e.code, account: trace.account, attr: e.attr, detail: e.detail });
       }
       if (errors.length > 0) {
         // The whole account is held back with its errors: never written short of a row.
@@ -120,12 +121,16 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   return done(issues, { book: o.out });
 }
 
-/** The source of the value at a validation error's attr, or of the nearest item above it. */
-function traced(sources: Map<string, Source>, attr: string): Partial<MapIssue> {
+/** The row, column and rule of the value at a validation error's attr (or of the nearest object above it). */
+function traced(trace: AccountTrace, attr: string): Partial<MapIssue> {
   const parts = attr.split('.');
-  for (let n = parts.length; n > 0; n--) {
-    const s = sources.get(parts.slice(0, n).join('.'));
-    if (s) return { file: s.file, line: s.line, column: s.column, value: s.value, ruleLine: s.ruleLine, field: s.field };
+  for (let n = parts.length; n >= 0; n--) {
+    const at = trace.objects.get(parts.slice(0, n).join('.'));
+    if (!at) continue;
+    const rule = n < parts.length ? at.node.fields.get(parts[n]) : undefined;
+    const column = ruleColumn(rule);
+    const field = rule ? (at.node.path ? `${at.node.path}.${parts[n]}` : parts[n]) : at.node.path;
+    return { file: at.row.file, line: at.row.line, column, value: column === undefined ? undefined : at.row.values[column], ruleLine: rule?.line ?? at.node.line, field };
   }
   return {};
 }
