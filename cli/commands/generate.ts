@@ -3,7 +3,8 @@ import { isIsoDate } from '../../account/dates';
 import { CliError } from '../errors';
 import { print } from '../context';
 import { integerIn, withExamples } from '../format';
-import { DEFAULT_PREFIX, DEFAULT_SUPPLIER, DEFAULT_VIOLATION_CODES, PROFILES, VIOLATIONS, writeBook, type Profile } from '../generate';
+import { DEFAULT_PREFIX, DEFAULT_SUPPLIER, DEFAULT_VIOLATION_CODES, generateBook, PROFILES, VIOLATIONS, writeBook, type Profile } from '../generate';
+import { writeLegacyExtract } from '../../mapping';
 
 /** `data-import generate`: a seeded book of realistic accounts for rehearsing a migration. */
 
@@ -19,6 +20,7 @@ interface GenerateOptions {
   violations?: string;
   out?: string;
   outDir?: string;
+  legacyExtract?: string;
 }
 
 function share(value: string): number {
@@ -59,6 +61,7 @@ export function register(program: Command): void {
     )
     .option('--out <file>', 'write NDJSON (one account per line) to this file')
     .option('--out-dir <folder>', 'write one <external_account_number>.json file per account into this folder')
+    .option('--legacy-extract <folder>', 'also write the book as a legacy extract into this folder: one CSV per list of the Account, values as JSON text; examples/roundtrip/mapping.yaml maps it back with data-import map (docs/bulk-migration.md, "The round trip")')
     .action(async (o: GenerateOptions) => {
       if ((o.out === undefined) === (o.outDir === undefined)) throw new CliError('give exactly one of --out <file> and --out-dir <folder>');
       const violations = o.violations?.split(',').map((c) => c.trim()).filter((c) => c !== '');
@@ -77,6 +80,12 @@ export function register(program: Command): void {
         out: o.out,
         outDir: o.outDir,
       });
+      if (o.legacyExtract) {
+        // The same options give the same accounts: the extract is the book just written.
+        const book = generateBook({ seed: o.seed, count: o.count, supplier: o.supplier, prefix: o.prefix, start: o.start, today: o.today, profile: o.profile, invalidShare: o.invalidShare, violations });
+        const n = writeLegacyExtract(book as Iterable<unknown> as Iterable<Record<string, unknown>>, o.legacyExtract);
+        print(`legacy extract of ${n} accounts written into ${o.legacyExtract} (map it back with examples/roundtrip/mapping.yaml)`);
+      }
       const perSecond = s.durationMs > 0 ? Math.round((s.count * 1000) / s.durationMs) : s.count;
       print(`generated ${s.count} accounts (${o.profile}, seed ${o.seed}) into ${s.output}: ${(s.bytes / 1e6).toFixed(1)} MB in ${(s.durationMs / 1000).toFixed(1)} s (${perSecond}/s)`);
       if (s.expectedFile) {

@@ -8,6 +8,7 @@ import * as imports from './imports';
 import * as generate from './generate';
 import * as migrate from './migrate';
 import * as reconcile from './reconcile';
+import * as map from './map';
 import * as events from './events';
 import * as maintenance from './maintenance';
 import * as emails from './emails';
@@ -27,6 +28,7 @@ export const commandModules: RegisterCommand[] = [
   generate.register,
   migrate.register,
   reconcile.register,
+  map.register,
   events.register,
   maintenance.register,
   emails.register,

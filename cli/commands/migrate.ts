@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { CliError } from '../errors';
+import { bucketOption, cohortOption, sampleOption, trancheFrom, type TrancheOptions } from '../shared/tranche';
 import { print } from '../context';
 import { integerIn, withExamples } from '../format';
 import { AuthError } from '../shared/auth';
@@ -24,7 +25,7 @@ import {
  * 1 the run could not proceed (bad options, input missing, credentials refused).
  */
 
-interface MigrateOptions extends ApiCommandOptions {
+interface MigrateOptions extends ApiCommandOptions, TrancheOptions {
   input: string;
   concurrency: number;
   maxInFlight?: number;
@@ -76,6 +77,9 @@ export function register(program: Command): void {
     .option('--retry-failed', 'also re-send accounts that an earlier run left VALIDATION_FAILED, ERRORED or CANCELLED')
     .option('--max-retries <n>', 'retries of a 5xx (503 timeout included) to one account while the API answers others, before the account is FAILED (an outage does not count)', integerIn(0, 100), DEFAULT_MAX_RETRIES)
     .addOption(progressOption())
+    .addOption(cohortOption())
+    .addOption(bucketOption())
+    .addOption(sampleOption())
     .action(async (o: MigrateOptions) => {
       const mode: MigrationMode = o.validateOnly ? 'validate-only' : o.validateFirst ? 'validate-first' : o.stage ? 'stage' : o.processStaged ? 'process' : 'create';
       const summary = await runInterruptible(
@@ -101,6 +105,7 @@ export function register(program: Command): void {
             retryFailed: o.retryFailed,
             maxRetries: o.maxRetries,
             progress: o.progress,
+            tranche: trancheFrom(o),
             signal,
           }),
       );

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { CliError } from '../errors';
+import { bucketOption, cohortOption, sampleOption, trancheFrom, type TrancheOptions } from '../shared/tranche';
 import { print } from '../context';
 import { integerIn, withExamples } from '../format';
 import { AuthError } from '../shared/auth';
@@ -19,7 +20,7 @@ import { ReconcileStateError } from '../reconcile/state';
  * batches done are kept, run the same command again to resume).
  */
 
-interface ReconcileCommandOptions extends ApiCommandOptions {
+interface ReconcileCommandOptions extends ApiCommandOptions, TrancheOptions {
   input: string;
   concurrency: number;
   threads: number;
@@ -54,6 +55,9 @@ export function register(program: Command): void {
     .option('--max-paths <n>', 'differing paths reported per mismatched account', integerIn(1, 10_000), DEFAULT_MAX_PATHS)
     .addOption(outageTimeoutOption('longest API outage waited out (probing with backoff) before stopping with the state saved (0: wait for ever)', 30))
     .addOption(progressOption())
+    .addOption(cohortOption())
+    .addOption(bucketOption())
+    .addOption(sampleOption())
     .action(async (o: ReconcileCommandOptions) => {
       const summary = await runInterruptible(
         {
@@ -76,6 +80,7 @@ export function register(program: Command): void {
             extras: o.extras,
             outageTimeoutMs: Math.round(o.outageTimeout * 60_000),
             progress: o.progress,
+            tranche: trancheFrom(o),
             signal,
           }),
       );

@@ -7,6 +7,7 @@ import { AbortedError } from '../shared/backoff';
 import type { ApiUnavailableError } from '../shared/availability';
 import { Follower, type FollowItem } from './follow';
 import { countInput, readInput, type InputRecord } from '../shared/input';
+import { inTranche } from '../../lib/tranche';
 import { startProgress } from '../shared/progress';
 import { formatSummary, writeReport, type ReportRow } from './report';
 import { reportPrefixOf } from '../shared/report';
@@ -134,8 +135,10 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
   const followingPhase = phases.start('following', 'imports', 0);
   void countInput(opts.input).then(
     (n) => {
-      total = n;
       reading.total = n;
+      // Of a tranche, how many accounts of the book are in it is known only once it is read.
+      if (opts.tranche) return;
+      total = n;
       sending.total = n;
     },
     () => undefined,
@@ -369,6 +372,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     for await (const rec of readInput(opts.input)) {
       if (stop.signal.aborted) break;
       reading.done++;
+      if (opts.tranche && rec.kind === 'account' && !inTranche(opts.tranche, rec.external)) continue;
       // Back-pressure: submit no faster than imports finish, so the service is never handed a
       // queue it cannot work off (a queue only adds latency, never throughput).
       while (follower.size + inFlight.size >= maxInFlight && !stop.signal.aborted) await new Promise((r) => setTimeout(r, 25));

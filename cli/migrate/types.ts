@@ -1,4 +1,5 @@
 /** Shapes shared by the parts of `data-import migrate`. */
+import type { Tranche } from '../../lib/tranche';
 import type { PhaseTiming } from '../shared/phases';
 
 /** Statuses of the import status operation (spec "Import process status", and STAGED: staged by the platform's v1 create-or-update, not processed). */
@@ -88,6 +89,8 @@ export interface MigrationOptions {
   backoffCapMs?: number;
   /** Aborting stops submitting, saves the state and returns an interrupted summary. */
   signal?: AbortSignal;
+  /** Only the book's accounts in this tranche (lib/tranche.ts: the selection map and reconcile make). */
+  tranche?: Tranche;
   /** Progress on stderr: auto (bar on a TTY, else a line every 5 s), plain, none. Default auto. */
   progress?: 'auto' | 'plain' | 'none';
   /** Where progress and log lines go; default stderr. */

@@ -6,6 +6,7 @@ import { AbortedError } from '../shared/backoff';
 import { reportPrefixOf } from '../shared/report';
 import { ApiUnavailableError } from '../shared/availability';
 import { countInput, isFolder, readText, type TextSource } from '../shared/input';
+import { describeTranche, inTranche, type Tranche } from '../../lib/tranche';
 import { defaultThreads, digestedRecords } from './digest';
 import { KeySet } from './keySet';
 import { startProgress } from '../shared/progress';
@@ -65,6 +66,8 @@ export interface ReconcileOptions {
   outageTimeoutMs?: number;
   signal?: AbortSignal;
   progress?: 'auto' | 'plain' | 'none';
+  /** Only the book's accounts in this tranche (lib/tranche.ts: the selection map and migrate make). */
+  tranche?: Tranche;
   log?: (line: string) => void;
 }
 
@@ -139,7 +142,7 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
   const apiUrl = opts.apiUrl ?? DEFAULT_API_URL;
 
   const size = (await isFolder(input)) ? await countInput(input) : fs.statSync(input).size;
-  const header: StateHeader = { kind: 'header', version: 1, input, size, batch_size: batchSize };
+  const header: StateHeader = { kind: 'header', version: 1, input, size, batch_size: batchSize, ...(opts.tranche ? { tranche: describeTranche(opts.tranche) } : {}) };
   const state = await ReconcileState.open(statePath, header, opts.restart === true);
 
   const classes: Record<AccountClass | 'extra', number> = { matched: 0, missing: 0, not_final: 0, failed: 0, mismatched: 0, extra: 0 };
@@ -217,8 +220,10 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
   let total: number | null = null;
   void countInput(input).then(
     (n) => {
-      total = n;
       reading.total = n;
+      // Of a tranche, how many accounts of the book are in it is known only once it is read.
+      if (opts.tranche) return;
+      total = n;
       digesting.total = n;
     },
     () => undefined,
@@ -331,6 +336,7 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
         bookErrors.push({ import_supplier: '', external_account_number: rec.where, where: rec.where, class: 'book_error', status: null, kraken_identifier: null, error_code: 'parse_error' });
         continue;
       }
+      if (opts.tranche && !inTranche(opts.tranche, rec.external)) continue;
       const key = `${rec.supplier}\u0000${rec.external}`;
       if (!bookKeys.add(key)) {
         digesting.done++;

@@ -42,6 +42,8 @@ export interface StateHeader {
   /** Bytes of the NDJSON file, or files of the folder: a different book is not resumed. */
   size: number;
   batch_size: number;
+  /** The tranche reconciled (lib/tranche.ts describeTranche); absent for the whole book. */
+  tranche?: string;
 }
 
 export class ReconcileStateError extends Error {
@@ -49,7 +51,7 @@ export class ReconcileStateError extends Error {
 }
 
 function sameBook(a: StateHeader, b: StateHeader): boolean {
-  return a.version === b.version && a.input === b.input && a.size === b.size && a.batch_size === b.batch_size;
+  return a.version === b.version && a.input === b.input && a.size === b.size && a.batch_size === b.batch_size && (a.tranche ?? '') === (b.tranche ?? '');
 }
 
 /** Each finished batch of the file, once (the first line for a batch number), unreadable lines skipped. */
@@ -90,7 +92,7 @@ export class ReconcileState {
         existing = null;
       }
       if (!existing || existing.kind !== 'header' || !sameBook(existing, header)) {
-        throw new ReconcileStateError(`the state file ${file} is of another book or batch size: remove it, or pass --restart`);
+        throw new ReconcileStateError(`the state file ${file} is of another book, batch size or tranche: remove it, or pass --restart`);
       }
       // A half-written last line gets a newline of its own, so the next batch starts clean.
       const size = fs.statSync(file).size;

@@ -1,0 +1,61 @@
+import { PLATFORM_ACCOUNT } from '../account/platformAccount';
+import { AccountSchema } from '../account/schema';
+
+/** What a mapping may write at an Account path: a list, an object or a value. */
+export type FieldKind = 'list' | 'object' | 'value';
+
+export interface AccountField {
+  kinds: Set<FieldKind>;
+  required: boolean;
+  types: string[];
+  values: unknown[];
+}
+
+/**
+ * Every path of the Account the service accepts (`*` for a list's item): the platform's fields
+ * (account/platformAccount.json) and the spec's (account/schema.ts), as the API takes both.
+ */
+let cache: Map<string, AccountField> | null = null;
+
+export function accountFields(): Map<string, AccountField> {
+  if (cache) return cache;
+  const fields = new Map<string, AccountField>();
+  const add = (path: string, types: string[], required: boolean, values: unknown[]) => {
+    const f = fields.get(path) ?? { kinds: new Set<FieldKind>(), required: false, types: [], values: [] };
+    for (const t of types) {
+      f.kinds.add(t === 'array' ? 'list' : t === 'object' ? 'object' : 'value');
+      if (!f.types.includes(t)) f.types.push(t);
+    }
+    f.required ||= required;
+    for (const v of values) if (!f.values.includes(v)) f.values.push(v);
+    fields.set(path, f);
+  };
+  for (const [path, f] of Object.entries(PLATFORM_ACCOUNT)) {
+    const types = f.type.filter((t) => t !== 'null');
+    // The platform marks fields required that the service takes without (account/schema.ts decides).
+    add(path, types, false, f.enum ?? []);
+  }
+  walk(AccountSchema as unknown as Schema, '', add);
+  cache = fields;
+  return fields;
+}
+
+interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  enum?: unknown[];
+  const?: unknown;
+}
+
+function walk(s: Schema, path: string, add: (path: string, types: string[], required: boolean, values: unknown[]) => void, required = false): void {
+  for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) walk(alt, path, add, required);
+  const types = (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []).filter((t) => t !== 'null');
+  const values = s.enum ?? (s.const !== undefined ? [s.const] : []);
+  if (path && (types.length > 0 || values.length > 0)) add(path, types.length > 0 ? types : ['string'], required, values);
+  for (const [k, sub] of Object.entries(s.properties ?? {})) walk(sub, path ? `${path}.${k}` : k, add, (s.required ?? []).includes(k));
+  if (s.items) walk(s.items, `${path}.*`, add);
+}

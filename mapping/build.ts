@@ -1,0 +1,193 @@
+import { accountFields } from './accountFields';
+import { convertValue } from './convert';
+import type { Row } from './extract';
+import { MAP_CODES, type MapIssue } from './issues';
+import { evaluate, holds, type AccountTrace, type Scope } from './rules';
+import type { ListNode, Mapping, ObjectNode, TableSpec } from './spec';
+
+const SEP = '\u0001';
+
+/**
+ * The Account tree from the extract's rows: the account table's rows (filtered, ordered, distinct)
+ * are the accounts; each list's rows are the child table's rows whose join columns equal the parent
+ * row's, filtered, ordered and made distinct as the mapping declares. Rows are indexed once per
+ * list, so an account costs its own rows, not the extract's.
+ */
+export class AccountBuilder {
+  private readonly indexes = new Map<ListNode, Map<string, Row[]>>();
+  readonly tableIssues: MapIssue[] = [];
+
+  constructor(
+    private readonly mapping: Mapping,
+    private readonly rows: Map<string, Row[]>,
+  ) {
+    for (const [name, list] of rows) rows.set(name, this.deduplicated(this.table(name), list));
+  }
+
+  private table(name: string): TableSpec {
+    const t = this.mapping.tables.get(name);
+    if (!t) throw new Error(`no table ${name}`);
+    return t;
+  }
+
+  /**
+   * A row repeated whole is one row (legacy extracts repeat rows when a join fanned out); two rows
+   * with one key and different values are a duplicate key, an error on each row's account.
+   */
+  private deduplicated(table: TableSpec, list: Row[]): Row[] {
+    if (!table.key) return list;
+    const seen = new Map<string, Row>();
+    const out: Row[] = [];
+    for (const row of list) {
+      const key = table.key.map((k) => (row.values[k] ?? '').trim()).join(SEP);
+      const first = seen.get(key);
+      if (!first) {
+        seen.set(key, row);
+        out.push(row);
+        continue;
+      }
+      if (JSON.stringify(first.values) === JSON.stringify(row.values)) continue;
+      const detail = `${table.name}: key ${table.key.join(', ')} = ${key.split(SEP).join(', ')} on ${first.file}:${first.line} and ${row.file}:${row.line} with different values`;
+      const dup: MapIssue = { code: MAP_CODES.duplicateKey, account: null, file: row.file, line: row.line, column: table.key.join(','), value: key.split(SEP).join(','), ruleLine: table.line, detail };
+      row.error ??= dup;
+      first.error ??= { ...dup, file: first.file, line: first.line };
+      out.push(row);
+    }
+    return out;
+  }
+
+  /** The account rows: the mapping's account table, its `where`, `order`, `distinct`. */
+  accountRows(): Row[] {
+    return this.select(this.mapping.account, this.rows.get(this.mapping.account.table) ?? []);
+  }
+
+  accountKey(row: Row): string {
+    return (this.table(this.mapping.account.table).key ?? []).map((k) => (row.values[k] ?? '').trim()).join('|');
+  }
+
+  build(row: Row): { account: Record<string, unknown>; trace: AccountTrace } {
+    const trace: AccountTrace = { account: this.accountKey(row), issues: [], objects: new Map() };
+    const scope: Scope = { row, table: this.table(this.mapping.account.table), parents: [] };
+    const account = this.object(this.mapping.account, scope, '', trace);
+    return { account, trace };
+  }
+
+  private object(node: ObjectNode, scope: Scope, attr: string, trace: AccountTrace): Record<string, unknown> {
+    if (scope.row.error && attr === '' ) trace.issues.push({ ...scope.row.error, account: trace.account });
+    const out: Record<string, unknown> = {};
+    trace.objects.set(attr, { row: scope.row, node });
+    for (const [name, rule] of node.fields) {
+      const at = attr ? `${attr}.${name}` : name;
+      if (rule.kind === 'list') {
+        const items = this.children(rule.node, scope).map((child, i) => {
+          const childScope: Scope = { row: child, table: this.table(rule.node.table), parents: [...scope.parents, { row: scope.row, table: scope.table }] };
+          if (child.error) trace.issues.push({ ...child.error, account: trace.account, field: rule.node.path });
+          return this.object(rule.node, childScope, `${at}.${i}`, trace);
+        });
+        // An empty list of an optional field is no field, as the canonical form has it; a required
+        // list (customers, supply_addresses, meter_points, meters) is written empty.
+        if (items.length > 0 || accountFields().get(rule.node.path.slice(0, -2))?.required) out[name] = items;
+      } else if (rule.kind === 'object') {
+        const value = this.object(rule.node, scope, at, trace);
+        // An object with nothing in it but empty lists is no object: its rows were not there.
+        if (Object.values(value).some((v) => !Array.isArray(v) || v.length > 0)) out[name] = value;
+      } else {
+        const v = evaluate(rule, scope, node.path ? `${node.path}.${name}` : name, trace);
+        if ('failed' in v) continue;
+        // No value is no field: the Account's optional fields are left out, not sent as null —
+        // unless a JSON column says null in so many words (a required field that may be null).
+        if (v.value !== null && v.value !== undefined) out[name] = v.value;
+        else if (rule.kind === 'column' && scope.table.columns.get(rule.column)?.type === 'json' && scope.row.values[rule.column]?.trim() === 'null') out[name] = null;
+      }
+    }
+    return out;
+  }
+
+  private children(node: ListNode, scope: Scope): Row[] {
+    let index = this.indexes.get(node);
+    if (!index) {
+      index = new Map();
+      for (const row of this.rows.get(node.table) ?? []) {
+        const key = node.join.map(([c]) => (row.values[c] ?? '').trim()).join(SEP);
+        const list = index.get(key);
+        if (list) list.push(row);
+        else index.set(key, [row]);
+      }
+      this.indexes.set(node, index);
+    }
+    const key = node.join.map(([, p]) => (scope.row.values[p] ?? '').trim()).join(SEP);
+    return this.select(node, index.get(key) ?? []);
+  }
+
+  /** A list's rows: those its `where` keeps, in its `order` (then file and line), distinct. */
+  private select(node: ListNode, rows: Row[]): Row[] {
+    const table = this.table(node.table);
+    const kept = node.where ? rows.filter((r) => holds(node.where!, r)) : rows.slice();
+    const sortKey = (r: Row) => node.order.map((c) => orderValue(table, c, r));
+    const keyed = kept.map((r) => ({ r, k: sortKey(r) }));
+    keyed.sort((a, b) => compareKeys(a.k, b.k) || (a.r.file < b.r.file ? -1 : a.r.file > b.r.file ? 1 : a.r.line - b.r.line));
+    if (!node.distinct) return keyed.map((x) => x.r);
+    const seen = new Set<string>();
+    return keyed
+      .map((x) => x.r)
+      .filter((r) => {
+        const k = node.distinct!.map((c) => (r.values[c] ?? '').trim()).join(SEP);
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
+  }
+
+  /**
+   * Child rows that join no row of their parent's table: no account can own them, so each is an
+   * error of its own (a meter reading whose meter the extract lost must not vanish unreported).
+   */
+  orphans(): MapIssue[] {
+    const issues: MapIssue[] = [];
+    const visit = (node: ListNode, parentTable: string | null) => {
+      if (parentTable && node.join.length > 0) {
+        const parentKeys = new Set((this.rows.get(parentTable) ?? []).map((r) => node.join.map(([, p]) => (r.values[p] ?? '').trim()).join(SEP)));
+        for (const row of this.rows.get(node.table) ?? []) {
+          const key = node.join.map(([c]) => (row.values[c] ?? '').trim()).join(SEP);
+          if (!parentKeys.has(key)) {
+            issues.push({ code: MAP_CODES.orphan, account: null, file: row.file, line: row.line, column: node.join.map(([c]) => c).join(','), value: key.split(SEP).join(','), ruleLine: node.line, field: node.path, detail: `${node.table} row joins no ${parentTable} row on ${node.join.map(([c, p]) => `${c} = ${p}`).join(', ')}` });
+          }
+        }
+      }
+      for (const rule of allRules(node)) if (rule.kind === 'list') visit(rule.node, node.table);
+    };
+    visit(this.mapping.account, null);
+    return issues;
+  }
+}
+
+function allRules(node: ObjectNode): ObjectNode['fields'] extends Map<string, infer R> ? R[] : never {
+  const out: ReturnType<typeof allRules> = [];
+  for (const rule of node.fields.values()) {
+    out.push(rule);
+    if (rule.kind === 'object') out.push(...allRules(rule.node));
+  }
+  return out;
+}
+
+/** Rows ordered by their converted values (a dd/mm/yyyy date sorts as a date), raw text else. */
+function orderValue(table: TableSpec, column: string, row: Row): string | number {
+  const col = table.columns.get(column);
+  const raw = row.values[column] ?? '';
+  if (!col) return raw;
+  const c = convertValue(col, raw, row.values);
+  if (!c.ok || c.value === null) return raw;
+  if (col.type === 'decimal') return Number(c.value);
+  return typeof c.value === 'number' ? c.value : String(c.value);
+}
+
+function compareKeys(a: (string | number)[], b: (string | number)[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x) < String(y) ? -1 : 1;
+  }
+  return 0;
+}

@@ -1,0 +1,75 @@
+import { accountFields, type AccountField } from './accountFields';
+import { profileExtract, type TableProfile } from './profile';
+
+/** Most values of a value set written beside a field; the rest are counted. */
+const MAX_VALUES = 12;
+
+/**
+ * `data-import map init`: a mapping to start from. Every Account field is there, commented out,
+ * with its type, whether it is required and its value set; lists are written with the table,
+ * join and order they need. Given an extract, `tables:` is filled from its files (columns, the
+ * types and date formats seen), and each column with few distinct values gets a conversion table
+ * pre-filled with the codes found, marked unconfirmed: a run refuses it until a person has
+ * filled and confirmed it (docs/bulk-migration.md, "Starting a mapping").
+ */
+export function skeleton(extracts?: string): string {
+  const out: string[] = [
+    '# A mapping skeleton written by `data-import map init` (docs/bulk-migration.md, "From a legacy extract").',
+    '# Uncomment the fields your extract holds; give each one rule. Required fields are marked.',
+    'version: 1',
+    '',
+    'tables:',
+  ];
+  const profiles = extracts ? profileExtract(extracts) : [];
+  if (profiles.length === 0) out.push('  # accounts:', '  #   files: ACCOUNTS.CSV', '  #   encoding: windows-1252', '  #   key: ACC_NO', '  #   columns:', '  #     ACC_NO: string');
+  for (const p of profiles) out.push(...tableLines(p));
+  out.push('', 'account:', '  table: accounts  # the legacy table with one row per account; it needs a key', '  fields:');
+  out.push(...fieldLines('', 0));
+  return `${out.join('\n')}\n`;
+}
+
+function tableLines(p: TableProfile): string[] {
+  const lines = [`  ${p.name}:`, `    files: ${p.file}`, `    encoding: ${p.encoding}`];
+  if (p.delimiter !== ',') lines.push(`    delimiter: ${p.delimiter === '\t' ? 'tab' : `"${p.delimiter}"`}`);
+  lines.push(`    # ${p.rows} rows`, '    columns:');
+  for (const c of p.columns) {
+    const decl = c.dateFormat ? `{ type: date, format: ${c.dateFormat} }` : c.integer ? 'integer' : 'string';
+    lines.push(`      ${c.name}: ${decl}  # ${c.distinct} distinct, ${c.empty} empty`);
+    if (c.codes) {
+      lines.push(`      # codes of ${c.name} (rows each: ${c.codes.map(([code, n]) => `${code} ${n}`).join(', ')}), a conversion table to fill and confirm:`);
+      lines.push(`      #   { map: ${c.name}, fallback: fail, unconfirmed: true, values: { ${c.codes.map(([code]) => `${JSON.stringify(code)}: null`).join(', ')} } }`);
+    }
+  }
+  return lines;
+}
+
+function describe(f: AccountField): string {
+  const kind = f.kinds.has('list') ? 'list' : f.kinds.has('object') ? 'object' : f.types.join(' | ');
+  const values = f.values.filter((v) => v !== null);
+  const set = values.length === 0 ? '' : `; one of ${values.slice(0, MAX_VALUES).join(', ')}${values.length > MAX_VALUES ? ` … (${values.length} in all)` : ''}`;
+  return `${kind}${f.required ? ', REQUIRED' : ''}${set}`;
+}
+
+/**
+ * The fields directly under `prefix` (`''`: the account's), each a commented line at `depth`
+ * (two spaces a level, after the `# ` at the account's fields): removing `# ` leaves valid YAML.
+ */
+function fieldLines(prefix: string, depth: number): string[] {
+  const at = (d: number, text: string) => `    # ${'  '.repeat(d)}${text}`;
+  const fields = accountFields();
+  const paths = [...fields.keys()];
+  const lines: string[] = [];
+  const names = paths.filter((p) => p.startsWith(prefix) && p.length > prefix.length && !p.slice(prefix.length).includes('.')).sort();
+  for (const p of names) {
+    const name = p.slice(prefix.length);
+    const f = fields.get(p)!;
+    if (f.kinds.has('list') && paths.some((k) => k.startsWith(`${p}.*.`))) {
+      lines.push(at(depth, `${name}:  # ${describe(f)}`), at(depth + 1, 'table: TABLE'), at(depth + 1, 'join: { CHILD_COLUMN: PARENT_KEY_COLUMN }'), at(depth + 1, 'order: [COLUMN]'), at(depth + 1, 'fields:'));
+      lines.push(...fieldLines(`${p}.*.`, depth + 2));
+    } else if (f.kinds.has('object') && paths.some((k) => k.startsWith(`${p}.`))) {
+      lines.push(at(depth, `${name}:  # ${describe(f)}`), at(depth + 1, 'fields:'));
+      lines.push(...fieldLines(`${p}.`, depth + 2));
+    } else lines.push(at(depth, `${name}: COLUMN  # ${describe(f)}`));
+  }
+  return lines;
+}

@@ -1,0 +1,147 @@
+import fs from 'node:fs';
+import { inTranche, type Tranche } from '../lib/tranche';
+import { AccountBuilder } from './build';
+import { readTable, type Row } from './extract';
+import type { MapIssue } from './issues';
+import { ruleColumn, type AccountTrace } from './rules';
+import { loadMapping } from './load';
+import { writeReport, type MapStats } from './report';
+import type { ListNode, Mapping, ObjectNode } from './spec';
+import { createMapValidator } from './validate';
+
+export interface MapOptions {
+  mapping: string;
+  extracts: string;
+  out: string;
+  /** Report files `<prefix>.csv|json|html`; default `<out>.map`. */
+  reportPrefix?: string;
+  /** Quarantined accounts (NDJSON: key, errors, what was mapped); default `<out>.quarantine.ndjson`. */
+  quarantine?: string;
+  tranche?: Tranche;
+  /** Run the service's validator on each account (default true). */
+  validate?: boolean;
+  referenceData?: string;
+  /** Run although conversion tables are marked unconfirmed (as `map init` writes them). */
+  allowUnconfirmed?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface MapSummary {
+  stats: MapStats;
+  /** Errors that stopped the run before any account was written (a file that cannot be read). */
+  fatal: boolean;
+  interrupted: boolean;
+  report: { csv: string; json: string; html: string };
+  book: string | null;
+  quarantine: string;
+}
+
+/** A run that cannot start (unconfirmed conversion tables); a bad mapping throws MappingError. */
+export class MapRunError extends Error {}
+
+export async function runMap(o: MapOptions): Promise<MapSummary> {
+  const started = Date.now();
+  const mapping = loadMapping(o.mapping);
+  const unconfirmed = unconfirmedLines(mapping.account);
+  if (unconfirmed.length > 0 && !o.allowUnconfirmed) {
+    throw new MapRunError(`${o.mapping}: conversion tables at line ${unconfirmed.join(', ')} are marked unconfirmed: confirm them (remove "unconfirmed: true") or run with --allow-unconfirmed`);
+  }
+  const prefix = o.reportPrefix ?? `${o.out}.map`;
+  const quarantine = o.quarantine ?? `${o.out}.quarantine.ndjson`;
+  const stats: MapStats = { rowsRead: {}, accounts: 0, valid: 0, quarantined: 0, outsideTranche: 0, orphans: 0, seconds: 0 };
+  const rows = new Map<string, Row[]>();
+  const fatal: MapIssue[] = [];
+  for (const table of mapping.tables.values()) {
+    const read = readTable(o.extracts, table);
+    rows.set(table.name, read.rows);
+    stats.rowsRead[table.name] = read.rows.length;
+    fatal.push(...read.fatal);
+  }
+  const done = (issues: MapIssue[], extra: Partial<MapSummary>): MapSummary => {
+    stats.seconds = (Date.now() - started) / 1000;
+    return { stats, fatal: false, interrupted: false, book: null, quarantine, ...extra, report: writeReport(prefix, issues, stats) };
+  };
+  // A file that cannot be read leaves every account in doubt: no book at all, rather than one
+  // whose accounts may each miss a row nobody saw.
+  if (fatal.length > 0) return done(fatal, { fatal: true });
+
+  const builder = new AccountBuilder(mapping, rows);
+  const orphans = builder.orphans();
+  stats.orphans = orphans.length;
+  const issues: MapIssue[] = [...orphans];
+  const validate = o.validate === false ? null : createMapValidator(o.referenceData);
+  const accountRows = builder.accountRows();
+  const tmpBook = `${o.out}.partial`;
+  const tmpQuarantine = `${quarantine}.partial`;
+  const book = fs.openSync(tmpBook, 'w');
+  const held = fs.openSync(tmpQuarantine, 'w');
+  let interrupted = false;
+  try {
+    for (let i = 0; i < accountRows.length; i++) {
+      if (o.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      const { account, trace } = builder.build(accountRows[i]);
+      const number = typeof account.external_account_number === 'string' ? account.external_account_number : trace.account;
+      if (o.tranche && !inTranche(o.tranche, number)) {
+        stats.outsideTranche++;
+        continue;
+      }
+      stats.accounts++;
+      const errors = [...trace.issues];
+      if (errors.length === 0 && validate) {
+        for (const e of await validate(account)) errors.push({ ...traced(trace, e.attr), code: e.code, account: trace.account, attr: e.attr, detail: e.detail });
+      }
+      if (errors.length > 0) {
+        // The whole account is held back with its errors: never written short of a row.
+        stats.quarantined++;
+        issues.push(...errors);
+        fs.writeSync(held, `${JSON.stringify({ account: trace.account, external_account_number: number, errors, mapped: account })}\n`);
+      } else {
+        stats.valid++;
+        fs.writeSync(book, `${JSON.stringify(account)}\n`);
+      }
+      if (i % 200 === 0) o.onProgress?.(i + 1, accountRows.length);
+    }
+    o.onProgress?.(accountRows.length, accountRows.length);
+  } finally {
+    fs.closeSync(book);
+    fs.closeSync(held);
+  }
+  if (interrupted) {
+    // An interrupted run writes no book: a re-run maps the extract again from the start.
+    fs.rmSync(tmpBook, { force: true });
+    fs.rmSync(tmpQuarantine, { force: true });
+    return done(issues, { interrupted: true });
+  }
+  fs.renameSync(tmpBook, o.out);
+  fs.renameSync(tmpQuarantine, quarantine);
+  return done(issues, { book: o.out });
+}
+
+/** The row, column and rule of the value at a validation error's attr (or of the nearest object above it). */
+function traced(trace: AccountTrace, attr: string): Partial<MapIssue> {
+  const parts = attr.split('.');
+  for (let n = parts.length; n >= 0; n--) {
+    const at = trace.objects.get(parts.slice(0, n).join('.'));
+    if (!at) continue;
+    const rule = n < parts.length ? at.node.fields.get(parts[n]) : undefined;
+    const column = ruleColumn(rule);
+    const field = rule ? (at.node.path ? `${at.node.path}.${parts[n]}` : parts[n]) : at.node.path;
+    return { file: at.row.file, line: at.row.line, column, value: column === undefined ? undefined : at.row.values[column], ruleLine: rule?.line ?? at.node.line, field };
+  }
+  return {};
+}
+
+function unconfirmedLines(node: ObjectNode | ListNode): number[] {
+  const lines: number[] = [];
+  for (const rule of node.fields.values()) {
+    if (rule.kind === 'map' && rule.unconfirmed) lines.push(rule.line);
+    if (rule.kind === 'list' || rule.kind === 'object') lines.push(...unconfirmedLines(rule.node));
+  }
+  return lines;
+}
+
+export type { Mapping };
