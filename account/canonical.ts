@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { withZone } from './dates';
 import { normaliseUkPhone, normaliseUkPostcode } from './rules/contacts';
 import { AccountSchema, REFERENCED_SCHEMAS } from './schema';
 
@@ -14,7 +15,8 @@ import { AccountSchema, REFERENCED_SCHEMAS } from './schema';
  *    valid UK number, or an empty string, is left as it is (such an account is not imported).
  * 2. Postcodes (`supply_postcode`, `billing_postcode`) to upper case with one space before the
  *    inward code ("ls14dy" → "LS1 4DY"), likewise.
- * 3. Date-times (`notes[].created_at`) to UTC with a `Z`, to the millisecond, fraction dropped when
+ * 3. Date-times (`notes[].created_at`) to UTC with a `Z` (one sent without a zone is a time in
+ *    Europe/London), to the millisecond, fraction dropped when
  *    zero ("2024-03-01T10:00:00+01:00" → "2024-03-01T09:00:00Z"): PostgreSQL keeps the instant,
  *    not the offset it was written with, and the read-back has millisecond precision (the
  *    microsecond PostgreSQL rounds to, then truncated to the millisecond).
@@ -58,10 +60,14 @@ function normalisedText(field: string, value: string): string {
 // As account/dates.ts DATETIME_RE: date, time, optional fraction, zone.
 const DATETIME_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** A date-time as the store reads it back: UTC, milliseconds, `.000` dropped. Others unchanged. */
-export function canonicalDateTime(value: string): string {
+/**
+ * A date-time as the store reads it back: UTC, milliseconds, `.000` dropped; one sent without a
+ * zone is read in Europe/London first (account/dates.ts). Others unchanged.
+ */
+export function canonicalDateTime(sent: string): string {
+  const value = withZone(sent);
   const m = DATETIME_RE.exec(value);
-  if (!m) return value;
+  if (!m) return sent;
   const zone = m[3] === 'Z' ? 'Z' : `${m[3]!.slice(0, 3)}:${m[3]!.slice(-2)}`;
   const whole = Date.parse(`${m[1]}${zone}`);
   if (Number.isNaN(whole)) return value;

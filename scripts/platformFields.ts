@@ -70,7 +70,30 @@ export function fieldPaths(
     return fieldPaths(resolve(s.$ref), resolve, prefix, out, facts, [...stack, s.$ref]);
   }
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    if (Array.isArray(s[key])) for (const sub of s[key] as unknown[]) fieldPaths(sub, resolve, prefix, out, facts, stack);
+    if (!Array.isArray(s[key])) continue;
+    const subs = s[key] as unknown[];
+    const reached = subs.map(() => new Set<string>());
+    subs.forEach((sub, i) => {
+      fieldPaths(sub, resolve, prefix, reached[i]!, facts, stack);
+      for (const p of reached[i]!) out.add(p);
+    });
+    // A field that only some of the variants reaching its object have is not required of that
+    // object: an electricity bespoke rate has no unit_rate though the gas rate requires one.
+    if (facts && key !== 'allOf') {
+      for (const p of new Set(reached.flatMap((r) => [...r]))) {
+        const parent = parentPath(p);
+        const withParent = reached.filter((r) => parent === prefix.replace(/(\.\*)+$/, '') || r.has(parent));
+        if (withParent.some((r) => !r.has(p))) facts.get(p)!.requiredEverywhere = false;
+      }
+    }
+  }
+  // The discriminator of a choice is a field of the object even when no variant declares it (the
+  // platform's Business: `enforce_business_contracts_exist`, mapped from null, false and true).
+  const disc = s.discriminator as { propertyName?: string; mapping?: Json } | undefined;
+  if (facts && disc?.propertyName && !propertyNamesOfVariants(s, resolve, stack).has(disc.propertyName)) {
+    const p = prefix ? `${prefix}.${disc.propertyName}` : disc.propertyName;
+    out.add(p);
+    record(facts, p, discriminatorSchema(Object.keys(disc.mapping ?? {})), false, resolve, stack);
   }
   if (s.items) fieldPaths(s.items, resolve, prefix ? `${prefix}.*` : '*', out, facts, stack);
   if (s.properties && typeof s.properties === 'object') {
@@ -83,6 +106,33 @@ export function fieldPaths(
       if (!(prefix.endsWith('metadata.*') && name === 'value')) fieldPaths(sub, resolve, p, out, facts, stack);
     }
   }
+}
+
+/** The object path a field belongs to: `a.*.b` → `a` (its items' object). */
+function parentPath(p: string): string {
+  return p.replace(/\.[^.]+$/, '').replace(/(\.\*)+$/, '').replace(/^[^.]+$/, '');
+}
+
+/** The property names of an object schema, through `$ref` and `allOf` (not its choices). */
+function propertyNames(schema: unknown, resolve: (ref: string) => unknown, stack: readonly string[]): Set<string> {
+  if (!schema || typeof schema !== 'object') return new Set();
+  const s = schema as Json;
+  if (typeof s.$ref === 'string') return stack.includes(s.$ref) ? new Set() : propertyNames(resolve(s.$ref), resolve, [...stack, s.$ref]);
+  const own = new Set(Object.keys((s.properties as Json | undefined) ?? {}));
+  for (const sub of Array.isArray(s.allOf) ? (s.allOf as unknown[]) : []) for (const n of propertyNames(sub, resolve, stack)) own.add(n);
+  return own;
+}
+
+/** Every property name an object or any of its variants declares. */
+function propertyNamesOfVariants(s: Json, resolve: (ref: string) => unknown, stack: readonly string[]): Set<string> {
+  return new Set(variants(s, resolve, stack).flatMap((v) => [...propertyNames(v, resolve, stack)]));
+}
+
+/** The schema of a discriminator no variant declares, from its mapping's keys. */
+function discriminatorSchema(keys: string[]): Json {
+  const values = keys.filter((k) => k !== 'null');
+  const booleans = values.every((k) => k === 'true' || k === 'false');
+  return booleans ? { type: 'boolean', nullable: keys.includes('null') } : { type: 'string', enum: values, nullable: keys.includes('null') };
 }
 
 /** The leaf schemas of a node: through `$ref` and the variants, cycle-safe. */
