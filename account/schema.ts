@@ -338,8 +338,8 @@ export const PaymentScheduleSchema = obj('PaymentSchedule', {
  * this service's optional bank details of a Direct Debit (`sort_code`, `bank_account_number`,
  * format- and modulus-checked: rules/paymentInstructions.ts). `reference` is held to 128
  * characters (the platform takes 512 but answers at most 128 in its CreatePaymentInstruction
- * answers). One per account: every stored instruction is active, and an account has at most one
- * active instruction (the platform's "Account already has an active instruction").
+ * answers). Any number per Account, as the platform's list (its ledger-code rule, "all or none",
+ * presumes several); "one active instruction" is the payment-instruction/create operation's rule.
  */
 export const PaymentInstructionSchema = obj('PaymentInstruction', {
   reference: Code(128),

@@ -186,7 +186,7 @@ describe('payment instructions on the real servers', () => {
       [
         'dd_reference:blank',
         'payment_preferences.4.type:invalid_choice',
-        'payment_preferences.0.instruction_reference_params.instruction_identifier:payment_instruction_identifier_not_found',
+        'payment_preferences.0.instruction_reference_params.instruction_identifier:active_new_payment_preference_invalid_instruction_identifier',
         'payment_preferences.1.instruction_reference_params.vendor_reference:payment_preference_params_required',
         'payment_preferences.1.instruction_reference_params.instruction_identifier:payment_preference_params_not_allowed',
         'payment_preferences.2.instruction_reference_params:payment_preference_params_not_allowed',

@@ -179,7 +179,7 @@ async function errorsWith(path: string, value: unknown, isArray = false, only?: 
 
 describe('the platform values of the shared fields', () => {
   it('the description is the whole platform Account and the base account is valid', async () => {
-    expect(Object.keys(PLATFORM_ACCOUNT)).toHaveLength(641);
+    expect(Object.keys(PLATFORM_ACCOUNT)).toHaveLength(642);
     expect(shared.length).toBeGreaterThan(170);
     expect(errorsOf(await check(base()))).toEqual([]);
   });
