@@ -1,6 +1,6 @@
 import type { RuleContext } from './context';
 import { sumEquals } from './decimal';
-import { each, given, isRecord, records, root, text, type Json } from './loose';
+import { each, given, isRecord, plainRoot, records, root, text, type FieldOf, type Rec } from './loose';
 
 /**
  * Three of the platform's EnergyAccount validators, with its codes (docs/spec/RULES.md):
@@ -24,7 +24,9 @@ export function checkPlatformRefusals(ctx: RuleContext): void {
   if (a.is_portfolio_lead === true && Array.isArray(a.supply_addresses) && a.supply_addresses.length > 0) {
     ctx.errors.add('portfolio_lead_has_a_supply_address', 'supply_addresses', 'A portfolio lead has no supply address: its members hold the supplies.');
   }
-  const ledgers = Array.isArray(a.ledgers) ? a.ledgers : [];
+  // ledgers[] is the spec's form, not a field of the platform's Account.
+  const spec = plainRoot(ctx).ledgers;
+  const ledgers: unknown[] = Array.isArray(spec) ? spec : [];
   const forms: [unknown, string][] = [[a.current_statement_transactions, 'current_statement_transactions']];
   ledgers.forEach((l, i) => forms.push([isRecord(l) ? l.current_statement_transactions : undefined, `ledgers.${i}.current_statement_transactions`]));
   for (const [txs, attr] of forms) {
@@ -45,7 +47,7 @@ export function checkPlatformRefusals(ctx: RuleContext): void {
 
 const ADDS = new Set(['PAYMENT', 'CREDIT']);
 
-function checkTransferBalance(ctx: RuleContext, a: Json): void {
+function checkTransferBalance(ctx: RuleContext, a: Rec<''>): void {
   const transfer = text(a, 'transfer_balance');
   const statement = text(a, 'last_statement_balance');
   if (transfer === undefined || statement === undefined) return;
@@ -66,10 +68,11 @@ function checkTransferBalance(ctx: RuleContext, a: Json): void {
 const negate = (d: string) => (d.startsWith('-') ? d.slice(1) : `-${d}`);
 
 /** The field each supply type's bespoke rate requires that the other's does not have. */
-const RATE_REQUIRES: Readonly<Record<string, string>> = { ELECTRICITY: 'registers', GAS: 'unit_rate' };
+const RATE_REQUIRES: Readonly<Record<string, FieldOf<`${typeof MP}.agreements.*.bespoke_tariff_rates.*`>>> = { ELECTRICITY: 'registers', GAS: 'unit_rate' };
+const MP = 'supply_addresses.*.meter_points.*';
 
 function checkBespokeRates(ctx: RuleContext): void {
-  for (const [mp, attr] of each(ctx, 'supply_addresses.*.meter_points.*')) {
+  for (const [mp, attr] of each(ctx, MP)) {
     const field = RATE_REQUIRES[String(mp.supply_type)];
     if (field === undefined) continue;
     for (const [agreement, aAttr] of records(ctx, mp, 'agreements', `${attr}.agreements`)) {

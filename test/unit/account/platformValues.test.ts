@@ -98,7 +98,7 @@ function base(): Json {
   delete a.account_campaigns[0].slug;
   for (const k of LEGACY_BILLING) delete a[k];
   delete a.last_payment_review_date;
-  for (const k of ['dc_to_appoint', 'da_to_appoint', 'mop_to_appoint']) delete point[k];
+  for (const k of ['dc_to_appoint', 'mam_to_appoint', 'mop_to_appoint']) delete point[k];
   const schedule = a.payment_schedules[0];
   schedule.trigger = 'BILL';
   schedule.instalments = [{ ...schedule.instalments[0], amount: schedule.amount, payment_date: schedule.start_date }];
