@@ -69,6 +69,10 @@ function base(): Json {
   point.meters[0].prepay_details = { credit_balance: '1.00', gas_debt_repayment_options: { weekly_min: '1.00', weekly_max: '2.00' } };
   a.supply_addresses[0].property_administrators = [{ given_name: 'Nuala', family_name: 'Kearney' }];
   a.unknown_occupier = false;
+  // A portfolio lead has no supply address; a current transaction no billing document (the platform's refusals).
+  a.is_portfolio_lead = false;
+  delete a.portfolio.portfolio_settings;
+  for (const l of a.ledgers) for (const t of l.current_statement_transactions ?? []) delete t.billing_document_identifier;
   // The example's PSR records each name one industry code: the sample's other one means nothing.
   for (const c of a.customers) for (const p of c.psr ?? []) for (const k of ['elec_industry_code', 'gas_industry_code']) if (p[k] === 'Sample text') delete p[k];
   // The cross-field rules of the platform's fields (docs/spec/RULES.md, "The platform's fields"):
