@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { withZone } from './dates';
 import { normaliseUkPhone, normaliseUkPostcode } from './rules/contacts';
-import { AccountSchema, REFERENCED_SCHEMAS } from './schema';
+import { AccountSchema, CustomerSchema, PropertyAdministratorSchema, REFERENCED_SCHEMAS } from './schema';
 
 /**
  * The canonical form of an Account (docs/bulk-migration.md, "The canonical form"): what the
@@ -10,7 +10,8 @@ import { AccountSchema, REFERENCED_SCHEMAS } from './schema';
  * that an account the service stored faithfully has the digest of the one that was sent.
  *
  * The normalisation, all of it (anything else the service changed would be a bug):
- * 1. Phone numbers (`mobile`, `landline` of customers and property administrators) to E.164
+ * 1. Phone numbers (`mobile`, `landline` of customers and property administrators, not the
+ *    platform's other people's: a business user's are kept as sent, as stored) to E.164
  *    ("07700 900123" → "+447700900123"), as the validator patches them; a number that is not a
  *    valid UK number, or an empty string, is left as it is (such an account is not imported).
  * 2. Postcodes (`supply_postcode`, `billing_postcode`) to upper case with one space before the
@@ -86,13 +87,16 @@ function requiredOf(schema: Schema): ReadonlySet<string> {
   return set;
 }
 
-function canonicalNode(value: unknown, raw: Schema, field: string): unknown {
+/** The objects whose phone numbers the validator normalises (customers' rules): the others' are kept as sent. */
+const PHONE_OWNERS = new Set([CustomerSchema.$id, PropertyAdministratorSchema.$id]);
+
+function canonicalNode(value: unknown, raw: Schema, field: string, owner = ''): unknown {
   const schema = resolve(raw);
   if (Array.isArray(value)) {
     // A nullable array's type is ['array', 'null'] (account/platformSchema.ts).
     const isArray = schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
     const items = isArray && isPlainObject(schema.items) ? (schema.items as Schema) : {};
-    return value.map((v) => canonicalNode(v, items, field));
+    return value.map((v) => canonicalNode(v, items, field, owner));
   }
   if (isPlainObject(value)) {
     const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, Schema>) : null;
@@ -108,13 +112,13 @@ function canonicalNode(value: unknown, raw: Schema, field: string): unknown {
       if (prop === undefined) {
         if (INDEX_KEY.test(key)) sawIndexKey = true;
         out[key] = sortedCopy(v);
-      } else out[key] = canonicalNode(v, prop, key);
+      } else out[key] = canonicalNode(v, prop, key, typeof schema.$id === 'string' ? schema.$id : '');
     }
     return out;
   }
   if (typeof value === 'string') {
     if (schema.format === 'date-time') return canonicalDateTime(value);
-    return normalisedText(field, value);
+    return PHONE_FIELDS.has(field) && !PHONE_OWNERS.has(owner) ? value : normalisedText(field, value);
   }
   return value;
 }
