@@ -14,6 +14,40 @@ const rel = (files: string[]) => files.map((f) => path.relative(ROOT, f));
 /** The file system, but `changed` read with one more byte. */
 const alter = (changed: string) => (file: string) => (file === changed ? Buffer.concat([fs.readFileSync(file), Buffer.from(' ')]) : fs.readFileSync(file));
 
+/**
+ * The hash a fresh process computes when the file matching `changed` reads with one more byte:
+ * through the file system (no test hook), so that it also holds the code before issue 50 to account.
+ */
+function freshHash(which: 'rules' | 'digest', changed: RegExp | null): string {
+  const real = fs.readFileSync;
+  const spy = jest.spyOn(fs, 'readFileSync').mockImplementation(((file: fs.PathOrFileDescriptor, options?: unknown) => {
+    const content = (real as (f: fs.PathOrFileDescriptor, o?: unknown) => string | Buffer)(file, options);
+    if (changed === null || typeof file !== 'string' || !changed.test(file)) return content;
+    return typeof content === 'string' ? `${content} ` : Buffer.concat([content, Buffer.from(' ')]);
+  }) as typeof fs.readFileSync);
+  let hash = '';
+  try {
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      hash = which === 'rules' ? require('../../../account/fingerprint').validationRulesVersion() : require('../../../db/stores/accountDigests').digestForm();
+    });
+  } finally {
+    spy.mockRestore();
+  }
+  return hash;
+}
+
+describe('a fresh process\'s hashes', () => {
+  it.each<[string, 'rules' | 'digest', RegExp]>([
+    ['the validation rules version: account/platformAccount.json', 'rules', /account\/platformAccount\.json$/],
+    ['the digest form: account/platformAccount.json', 'digest', /account\/platformAccount\.json$/],
+    ['the digest form: db/stores/platformTables.ts', 'digest', /db\/stores\/platformTables\.ts$/],
+    ['the digest form: db/stores/ledgerForm.ts', 'digest', /db\/stores\/ledgerForm\.ts$/],
+  ])('%s changed changes it', (_name, which, changed) => {
+    expect(freshHash(which, changed)).not.toBe(freshHash(which, null));
+  });
+});
+
 describe('the validation rules version', () => {
   it('covers the rules, the schema and the platform\'s Account as data', () => {
     expect(rel(validationRulesFiles())).toEqual(expect.arrayContaining([
