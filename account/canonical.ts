@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
+import { withZone } from './dates';
 import { normaliseUkPhone, normaliseUkPostcode } from './rules/contacts';
-import { AccountSchema, REFERENCED_SCHEMAS } from './schema';
+import { AccountSchema, CustomerSchema, PropertyAdministratorSchema, REFERENCED_SCHEMAS } from './schema';
 
 /**
  * The canonical form of an Account (docs/bulk-migration.md, "The canonical form"): what the
@@ -9,12 +10,14 @@ import { AccountSchema, REFERENCED_SCHEMAS } from './schema';
  * that an account the service stored faithfully has the digest of the one that was sent.
  *
  * The normalisation, all of it (anything else the service changed would be a bug):
- * 1. Phone numbers (`mobile`, `landline` of customers and property administrators) to E.164
+ * 1. Phone numbers (`mobile`, `landline` of customers and property administrators, not the
+ *    platform's other people's: a business user's are kept as sent, as stored) to E.164
  *    ("07700 900123" → "+447700900123"), as the validator patches them; a number that is not a
  *    valid UK number, or an empty string, is left as it is (such an account is not imported).
  * 2. Postcodes (`supply_postcode`, `billing_postcode`) to upper case with one space before the
  *    inward code ("ls14dy" → "LS1 4DY"), likewise.
- * 3. Date-times (`notes[].created_at`) to UTC with a `Z`, to the millisecond, fraction dropped when
+ * 3. Date-times (`notes[].created_at`) to UTC with a `Z` (one sent without a zone is a time in
+ *    Europe/London), to the millisecond, fraction dropped when
  *    zero ("2024-03-01T10:00:00+01:00" → "2024-03-01T09:00:00Z"): PostgreSQL keeps the instant,
  *    not the offset it was written with, and the read-back has millisecond precision (the
  *    microsecond PostgreSQL rounds to, then truncated to the millisecond).
@@ -58,10 +61,14 @@ function normalisedText(field: string, value: string): string {
 // As account/dates.ts DATETIME_RE: date, time, optional fraction, zone.
 const DATETIME_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** A date-time as the store reads it back: UTC, milliseconds, `.000` dropped. Others unchanged. */
-export function canonicalDateTime(value: string): string {
+/**
+ * A date-time as the store reads it back: UTC, milliseconds, `.000` dropped; one sent without a
+ * zone is read in Europe/London first (account/dates.ts). Others unchanged.
+ */
+export function canonicalDateTime(sent: string): string {
+  const value = withZone(sent);
   const m = DATETIME_RE.exec(value);
-  if (!m) return value;
+  if (!m) return sent;
   const zone = m[3] === 'Z' ? 'Z' : `${m[3]!.slice(0, 3)}:${m[3]!.slice(-2)}`;
   const whole = Date.parse(`${m[1]}${zone}`);
   if (Number.isNaN(whole)) return value;
@@ -80,13 +87,16 @@ function requiredOf(schema: Schema): ReadonlySet<string> {
   return set;
 }
 
-function canonicalNode(value: unknown, raw: Schema, field: string): unknown {
+/** The objects whose phone numbers the validator normalises (customers' rules): the others' are kept as sent. */
+const PHONE_OWNERS = new Set([CustomerSchema.$id, PropertyAdministratorSchema.$id]);
+
+function canonicalNode(value: unknown, raw: Schema, field: string, owner = ''): unknown {
   const schema = resolve(raw);
   if (Array.isArray(value)) {
     // A nullable array's type is ['array', 'null'] (account/platformSchema.ts).
     const isArray = schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
     const items = isArray && isPlainObject(schema.items) ? (schema.items as Schema) : {};
-    return value.map((v) => canonicalNode(v, items, field));
+    return value.map((v) => canonicalNode(v, items, field, owner));
   }
   if (isPlainObject(value)) {
     const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, Schema>) : null;
@@ -102,13 +112,13 @@ function canonicalNode(value: unknown, raw: Schema, field: string): unknown {
       if (prop === undefined) {
         if (INDEX_KEY.test(key)) sawIndexKey = true;
         out[key] = sortedCopy(v);
-      } else out[key] = canonicalNode(v, prop, key);
+      } else out[key] = canonicalNode(v, prop, key, typeof schema.$id === 'string' ? schema.$id : '');
     }
     return out;
   }
   if (typeof value === 'string') {
     if (schema.format === 'date-time') return canonicalDateTime(value);
-    return normalisedText(field, value);
+    return PHONE_FIELDS.has(field) && !PHONE_OWNERS.has(owner) ? value : normalisedText(field, value);
   }
   return value;
 }

@@ -3,8 +3,10 @@
  * and carry no time zone. "Today" is the calendar day in Europe/London, the market's clock.
  */
 
-// ISO 8601 with a zone (Z or ±HH:MM); fractional seconds allowed.
-const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/;
+// ISO 8601, fractional seconds allowed, with a zone (Z or ±HH:MM) or without one: a client
+// generated from the platform's document sends `2021-06-01T00:00:00`, which the platform's framework
+// accepts and reads in the market's zone, Europe/London (localInstant below).
+const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?$/;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -34,7 +36,7 @@ export function isIsoDate(value: string): boolean {
   return day <= max;
 }
 
-/** ISO 8601 datetime with a zone, on a real calendar day. */
+/** ISO 8601 datetime, with a zone or without one, on a real calendar day. */
 export function isIsoDateTime(value: string): boolean {
   const m = DATETIME_RE.exec(value);
   return m !== null && isIsoDate(m[1]);
@@ -56,4 +58,47 @@ export function londonToday(now: Date): string {
 export function nextDay(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}
+
+const londonParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** London's offset from UTC at an instant, in milliseconds (0 in winter, one hour in summer). */
+function londonOffset(ms: number): number {
+  const p = Object.fromEntries(londonParts.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return wall - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The instant of a date-time in milliseconds: one without a zone is a wall-clock time in
+ * Europe/London (in the hour the clocks go back, its second occurrence, GMT; in the hour they
+ * skip, the instant an hour later). NaN when unreadable.
+ */
+export function instantOf(value: string): number {
+  const m = DATETIME_RE.exec(value);
+  if (!m || m[6] !== undefined) return Date.parse(value);
+  const wall = Date.parse(`${value}Z`);
+  if (Number.isNaN(wall)) return wall;
+  return wall - londonOffset(wall - londonOffset(wall));
+}
+
+/** A date-time with its zone: one sent without a zone gets Europe/London's offset of that time. */
+export function withZone(value: string): string {
+  const m = DATETIME_RE.exec(value);
+  if (!m || m[6] !== undefined) return value;
+  const ms = instantOf(value);
+  if (Number.isNaN(ms)) return value;
+  const offset = Math.round((Date.parse(`${value}Z`) - ms) / 60_000);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${value}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { hashFiles, sourceClosure } from '../lib/sourceHash';
 import type { SupplierConfig } from './validator';
 
 /**
@@ -26,31 +26,33 @@ export interface FingerprintInputs {
 let rulesVersion: string | undefined;
 
 /**
- * A hash of every source file of the validator (this folder and its rules) and of the versions of
- * the libraries they call, read once per process: two processes share a fingerprint only when
- * they run the same rules.
+ * The files the validator's results depend on: this folder (its rules, its schema and the
+ * platform's Account as data, account/platformAccount.json, which decides the schema of the
+ * platform's 642 paths) and whatever they import from elsewhere (lib/sourceHash.ts).
  */
-export function validationRulesVersion(): string {
-  if (rulesVersion !== undefined) return rulesVersion;
-  const hash = crypto.createHash('sha256');
-  const walk = (dir: string) => {
-    for (const name of fs.readdirSync(dir).sort()) {
-      const file = path.join(dir, name);
-      if (fs.statSync(file).isDirectory()) walk(file);
-      else if (/\.(js|ts)$/.test(name) && !name.endsWith('.d.ts')) hash.update(name).update('\0').update(fs.readFileSync(file)).update('\0');
-    }
-  };
-  walk(__dirname);
+export function validationRulesFiles(): string[] {
+  return sourceClosure([__dirname]);
+}
+
+/**
+ * A hash of every file of validationRulesFiles() and of the versions of the libraries they call,
+ * read once per process: two processes share a fingerprint only when they run the same rules on
+ * the same description.
+ */
+export function validationRulesVersion(read?: (file: string) => Buffer | string): string {
+  if (rulesVersion !== undefined && read === undefined) return rulesVersion;
+  const hash = crypto.createHash('sha256').update(hashFiles(path.dirname(__dirname), validationRulesFiles(), read));
   // The libraries the rules call decide results too (a phone number library upgrade, say).
-  for (const lib of ['ajv', 'ajv-formats', 'libphonenumber-js']) {
+  for (const lib of ['ajv', 'ajv-formats', 'libphonenumber-js', 'uk-modulus-check']) {
     try {
       hash.update(`${lib}@${(require(`${lib}/package.json`) as { version: string }).version}\0`);
     } catch {
       hash.update(`${lib}@?\0`);
     }
   }
-  rulesVersion = hash.digest('base64url');
-  return rulesVersion;
+  const version = hash.digest('base64url');
+  if (read === undefined) rulesVersion = version;
+  return version;
 }
 
 /** The fingerprint, or null when the validation depended on something it cannot cover. */

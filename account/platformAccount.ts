@@ -24,6 +24,38 @@ export interface PlatformField {
   items?: { type: string[]; format?: string[]; enum?: unknown[] };
 }
 
+/**
+ * Every field path of the description, as a type (the JSON module's keys): a rule or an event that
+ * names a platform field through it (account/rules/loose.ts) fails the type check when a
+ * regenerated description no longer has the field.
+ */
+export type PlatformPath = keyof typeof description.fields;
+
+/** The phantom key that carries a record's path (types only). */
+export declare const PATH: unique symbol;
+/** The names of the fields of the platform's record at path P (the description's paths, `*` an array item). */
+export type FieldOf<P extends string> = PlatformPath extends infer K
+  ? P extends ''
+    ? (K extends `${string}.${string}` ? never : K)
+    : K extends `${P}.${infer N}` ? (N extends `${string}.${string}` | '*' ? never : N) : never
+  : never;
+/**
+ * A record of the platform's Account at path P: only the description's fields of that record can
+ * be read from it, by name (text, integer, given, records below, or a property), so a field that
+ * leaves the description fails the type check at each read. Values stay unknown: the readers
+ * check them.
+ */
+export type Rec<P extends string> = { readonly [K in FieldOf<P>]?: unknown } & { readonly [PATH]?: P };
+/**
+ * A record (a payload's object, a stored row of the platform's tables, whose columns are named
+ * after its fields) viewed as the platform's record at `path`: its reads by field name are checked
+ * against the description.
+ */
+export function platformRecord<P extends string>(record: object, path: P & ([FieldOf<P>] extends [never] ? never : P)): Rec<P> {
+  void path;
+  return record as Rec<P>;
+}
+
 export const PLATFORM_ACCOUNT: Readonly<Record<string, PlatformField>> = description.fields as Record<string, PlatformField>;
 
 /**

@@ -157,10 +157,10 @@ export const CustomerPreferencesSchema = obj('CustomerPreferences', {
   partner_password: Opt(Code(10)),
 }, 'customers.*.customer_preferences');
 
-/** The person fields a customer and a property administrator share. */
-const personFields = () => ({
-  given_name: Text(),
-  family_name: Code(),
+/** The person fields a customer and a property administrator share, the name's as given. */
+const personFields = <R extends boolean>(nameRequired: R) => ({
+  given_name: (nameRequired ? Text() : Opt(Text())) as R extends true ? TString : TOptional<TString>,
+  family_name: (nameRequired ? Code() : Opt(Code())) as R extends true ? TString : TOptional<TString>,
   email: Opt(Text(254)),
   mobile: Opt(Text(32)),
   landline: Opt(Text(32)),
@@ -174,8 +174,10 @@ export const CUSTOMER_ROLES = platform([], 'customers.*.role');
 /** The platform's `deceased` values (its '' too: not reported). */
 export const DECEASED_VALUES = platform([], 'customers.*.deceased');
 
+// A customer's name stays required (this service's rule: customer e-mails greet, and the account's
+// user rows name, the person); a property administrator's is optional, as on the platform.
 export const CustomerSchema = obj('Customer', {
-  ...personFields(),
+  ...personFields(true),
   psr: Opt(arr(PsrSchema, LIMITS.psr)),
   customer_preferences: Opt(CustomerPreferencesSchema),
   // Vulnerability and authority (issue 35, area 2): the platform's fields, as it documents them.
@@ -186,7 +188,7 @@ export const CustomerSchema = obj('Customer', {
   portfolio_roles: Opt(arr(Enum(CUSTOMER_ROLES), CUSTOMER_ROLES.length)),
 }, 'customers.*');
 
-export const PropertyAdministratorSchema = obj('PropertyAdministrator', personFields(), 'supply_addresses.*.property_administrators.*');
+export const PropertyAdministratorSchema = obj('PropertyAdministrator', personFields(false), 'supply_addresses.*.property_administrators.*');
 
 export const AgreementSchema = obj('Agreement', {
   tariff_code: Code(128),
@@ -217,8 +219,8 @@ export const HistoricalReadingSchema = obj('HistoricalReading', {
 }, `${METER}.reading_history.*`);
 
 export const GasDebtRepaymentOptionsSchema = obj('GasDebtRepaymentOptions', {
-  weekly_min: Decimal(),
-  weekly_max: Decimal(),
+  weekly_min: Opt(Decimal()),
+  weekly_max: Opt(Decimal()),
 }, `${METER}.prepay_details.gas_debt_repayment_options`);
 
 export const PrepayDetailsSchema = obj('PrepayDetails', {
@@ -269,7 +271,7 @@ export const MeterPointSchema = obj('MeterPoint', {
   supply_start_date: Opt(DateStr()),
   profile_class: Opt(Type.Integer({ minimum: 0, maximum: 8 })),
   ssc: Opt(Text(8)),
-  meters: arr(MeterSchema, LIMITS.meters),
+  meters: Opt(arr(MeterSchema, LIMITS.meters)),
   et_in_progress: Opt(Type.Boolean()),
   dr_in_progress: Opt(Type.Boolean()),
   smart_refusal_interest: Opt(SmartRefusalInterestSchema),
@@ -311,9 +313,9 @@ export const PAYMENT_TRIGGERS = platform([], 'payment_schedules.*.trigger');
 export const PAYMENT_DELAY_STRATEGIES = platform([], 'payment_schedules.*.delay_strategy');
 
 export const PaymentScheduleSchema = obj('PaymentSchedule', {
-  amount: Decimal(),
+  amount: Opt(Decimal()),
   day_of_month: Opt(Type.Integer({ minimum: 1, maximum: 28 })),
-  frequency: Enum(PAYMENT_FREQUENCIES),
+  frequency: Opt(Enum(PAYMENT_FREQUENCIES)),
   means: Enum(PAYMENT_MEANS),
   start_date: DateStr(),
   is_debt_repayment_plan: Opt(Type.Boolean()),
@@ -336,8 +338,8 @@ export const PaymentScheduleSchema = obj('PaymentSchedule', {
  * this service's optional bank details of a Direct Debit (`sort_code`, `bank_account_number`,
  * format- and modulus-checked: rules/paymentInstructions.ts). `reference` is held to 128
  * characters (the platform takes 512 but answers at most 128 in its CreatePaymentInstruction
- * answers). One per account: every stored instruction is active, and an account has at most one
- * active instruction (the platform's "Account already has an active instruction").
+ * answers). Any number per Account, as the platform's list (its ledger-code rule, "all or none",
+ * presumes several); "one active instruction" is the payment-instruction/create operation's rule.
  */
 export const PaymentInstructionSchema = obj('PaymentInstruction', {
   reference: Code(128),
@@ -398,9 +400,9 @@ export const StatementSchema = obj('Statement', {
 }, 'statements.*');
 
 export const WarmHomeDiscountSchema = obj('WarmHomeDiscount', {
-  tax_year: Code(7),
-  account_type: Enum(WHD_ACCOUNT_TYPES),
-  group: Enum(WHD_GROUPS),
+  tax_year: Opt(Code(7)),
+  account_type: Opt(Enum(WHD_ACCOUNT_TYPES)),
+  group: Opt(Enum(WHD_GROUPS)),
 }, 'warm_home_discount.*');
 
 export const DunningPathSchema = obj('DunningPath', {
@@ -410,8 +412,8 @@ export const DunningPathSchema = obj('DunningPath', {
 }, 'dunning_path');
 
 export const AgedDebtSchema = obj('AgedDebt', {
-  debt_amount: Decimal(),
-  due_date: DateStr(),
+  debt_amount: Opt(Decimal()),
+  due_date: Opt(DateStr()),
 }, 'debts.*.aged_debt.*');
 
 export const DebtSchema = obj('Debt', {
@@ -447,7 +449,7 @@ export const AccountSchema = obj('Account', {
   account_type: Opt(Enum(ACCOUNT_TYPES)),
   sales_channel: Opt(Enum(SALES_CHANNELS)),
   sales_subchannel: Opt(Text()),
-  supply_addresses: arr(SupplyAddressSchema, LIMITS.supplyAddresses),
+  supply_addresses: Opt(arr(SupplyAddressSchema, LIMITS.supplyAddresses)),
   transfer_balance: Opt(Decimal()),
   ledgers: Opt(arr(LedgerSchema, LIMITS.ledgers)),
   // The platform's top-level ledger form: one ledger's transactions and last statement at the top
@@ -460,7 +462,7 @@ export const AccountSchema = obj('Account', {
   last_statement_issue_date: Opt(DateStr()),
   last_billed_to_date: Opt(DateStr()),
   payment_schedules: Opt(arr(PaymentScheduleSchema, LIMITS.records)),
-  payment_instructions: Opt(arr(PaymentInstructionSchema, 1)),
+  payment_instructions: Opt(arr(PaymentInstructionSchema, LIMITS.records)),
   payment_preferences: Opt(arr(PaymentPreferenceSchema, LIMITS.ledgers)),
   // Deprecated by the platform (its payment_instructions.reference): the active Direct Debit instruction's reference.
   dd_reference: Opt(Code(512)),

@@ -37,16 +37,16 @@ function monthDay(back: number): string {
  */
 export function buildLargeAccount(): Account {
   const account = buildSmallAccount();
-  const [address] = account.supply_addresses;
+  const [address] = account.supply_addresses!;
   const second = structuredClone(address);
   second.supply_address1 = '19 Harbour Row';
   second.supply_address2 = '';
   second.meter_points[0].identifier = mpan('230011112233');
   second.meter_points[1].identifier = mprn('73821999');
-  account.supply_addresses.push(second);
-  for (const a of account.supply_addresses) {
+  account.supply_addresses!.push(second);
+  for (const a of account.supply_addresses!) {
     for (const mp of a.meter_points) {
-      for (const meter of mp.meters) {
+      for (const meter of mp.meters!) {
         if (mp.supply_type === 'ELECTRICITY') {
           meter.reading_history = Array.from({ length: 36 }, (_, m) =>
             (meter.registers ?? []).map((r) => ({

@@ -9,19 +9,25 @@
  * account/platformSchema.ts builds the schema of the platform's fields from it, and
  * db/stores/platformTables.ts their storage; the script reports any platform path this service's
  * Account does not accept (none) and any platform value of a shared field its schema lacks.
- * Run by hand when the platform's document or account/schema.ts changes; the document itself is not
- * part of this repository (docs/platform-compatibility.md says where it is):
+ * The description records the document's sha256. Run when the platform's document changes; the
+ * document itself is not part of this repository (docs/platform-compatibility.md says where it is
+ * published): put it at data/platform/edf-energy-kraken-data-import-openapi.yml (or name it in
+ * PLATFORM_OPENAPI_DOCUMENT, or give its path) and
  *
- *   python3 -c 'import json,sys,yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)' \
- *     edf-energy-kraken-data-import-openapi.yml > /tmp/platform.json
- *   npx tsx scripts/platformFields.ts /tmp/platform.json
+ *   npm run platform:describe
+ *
+ * test/unit/account/platformDescription.test.ts says whether the committed description is the
+ * one of the document there (skipped when there is none); `npm run platform:migration` prints the
+ * migration a changed description needs.
  *
  * Paths are dot paths with `*` for an array item (`customers.*.consents`), as validation errors
  * name them with the index replaced. test/unit/account/platformAccount.test.ts holds the service's
  * schema to the description.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import yaml from 'js-yaml';
 import { AccountSchema, REFERENCED_SCHEMAS } from '../account/schema';
 import type { PlatformField } from '../account/platformAccount';
 
@@ -70,7 +76,30 @@ export function fieldPaths(
     return fieldPaths(resolve(s.$ref), resolve, prefix, out, facts, [...stack, s.$ref]);
   }
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    if (Array.isArray(s[key])) for (const sub of s[key] as unknown[]) fieldPaths(sub, resolve, prefix, out, facts, stack);
+    if (!Array.isArray(s[key])) continue;
+    const subs = s[key] as unknown[];
+    const reached = subs.map(() => new Set<string>());
+    subs.forEach((sub, i) => {
+      fieldPaths(sub, resolve, prefix, reached[i]!, facts, stack);
+      for (const p of reached[i]!) out.add(p);
+    });
+    // A field that only some of the variants reaching its object have is not required of that
+    // object: an electricity bespoke rate has no unit_rate though the gas rate requires one.
+    if (facts && key !== 'allOf') {
+      for (const p of new Set(reached.flatMap((r) => [...r]))) {
+        const parent = parentPath(p);
+        const withParent = reached.filter((r) => parent === prefix.replace(/(\.\*)+$/, '') || r.has(parent));
+        if (withParent.some((r) => !r.has(p))) facts.get(p)!.requiredEverywhere = false;
+      }
+    }
+  }
+  // The discriminator of a choice is a field of the object even when no variant declares it (the
+  // platform's Business: `enforce_business_contracts_exist`, mapped from null, false and true).
+  const disc = s.discriminator as { propertyName?: string; mapping?: Json } | undefined;
+  if (facts && disc?.propertyName && !propertyNamesOfVariants(s, resolve, stack).has(disc.propertyName)) {
+    const p = prefix ? `${prefix}.${disc.propertyName}` : disc.propertyName;
+    out.add(p);
+    record(facts, p, discriminatorSchema(Object.keys(disc.mapping ?? {})), false, resolve, stack);
   }
   if (s.items) fieldPaths(s.items, resolve, prefix ? `${prefix}.*` : '*', out, facts, stack);
   if (s.properties && typeof s.properties === 'object') {
@@ -83,6 +112,33 @@ export function fieldPaths(
       if (!(prefix.endsWith('metadata.*') && name === 'value')) fieldPaths(sub, resolve, p, out, facts, stack);
     }
   }
+}
+
+/** The object path a field belongs to: `a.*.b` → `a` (its items' object). */
+function parentPath(p: string): string {
+  return p.replace(/\.[^.]+$/, '').replace(/(\.\*)+$/, '').replace(/^[^.]+$/, '');
+}
+
+/** The property names of an object schema, through `$ref` and `allOf` (not its choices). */
+function propertyNames(schema: unknown, resolve: (ref: string) => unknown, stack: readonly string[]): Set<string> {
+  if (!schema || typeof schema !== 'object') return new Set();
+  const s = schema as Json;
+  if (typeof s.$ref === 'string') return stack.includes(s.$ref) ? new Set() : propertyNames(resolve(s.$ref), resolve, [...stack, s.$ref]);
+  const own = new Set(Object.keys((s.properties as Json | undefined) ?? {}));
+  for (const sub of Array.isArray(s.allOf) ? (s.allOf as unknown[]) : []) for (const n of propertyNames(sub, resolve, stack)) own.add(n);
+  return own;
+}
+
+/** Every property name an object or any of its variants declares. */
+function propertyNamesOfVariants(s: Json, resolve: (ref: string) => unknown, stack: readonly string[]): Set<string> {
+  return new Set(variants(s, resolve, stack).flatMap((v) => [...propertyNames(v, resolve, stack)]));
+}
+
+/** The schema of a discriminator no variant declares, from its mapping's keys. */
+function discriminatorSchema(keys: string[]): Json {
+  const values = keys.filter((k) => k !== 'null');
+  const booleans = values.every((k) => k === 'true' || k === 'false');
+  return booleans ? { type: 'boolean', nullable: keys.includes('null') } : { type: 'string', enum: values, nullable: keys.includes('null') };
 }
 
 /** The leaf schemas of a node: through `$ref` and the variants, cycle-safe. */
@@ -174,25 +230,42 @@ function refusedValues(platform: Map<string, Seen>): string[] {
   return out;
 }
 
-function main(): void {
-  const file = process.argv[2];
-  if (!file) throw new Error('usage: tsx scripts/platformFields.ts <platform openapi as JSON>');
-  const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { components: { schemas: Json } };
+/** Where the platform's document is looked for: PLATFORM_OPENAPI_DOCUMENT, else under data/ (not committed). */
+export const PLATFORM_DOCUMENT = process.env.PLATFORM_OPENAPI_DOCUMENT ?? path.join(__dirname, '..', 'data', 'platform', 'edf-energy-kraken-data-import-openapi.yml');
+
+/**
+ * The description (account/platformAccount.json's text) of the platform's document, given as its
+ * bytes (YAML, or JSON, which YAML reads too): every field of its EnergyAccount, and the document's
+ * sha256, so that the description says which document it is of.
+ */
+export function describePlatform(document: Buffer): { text: string; facts: Map<string, Seen>; paths: Set<string> } {
+  const doc = yaml.load(document.toString('utf8')) as { components: { schemas: Json } };
   const resolve = (ref: string) => doc.components.schemas[ref.replace('#/components/schemas/', '')];
   const platform = new Set<string>();
   const facts = new Map<string, Seen>();
   fieldPaths({ $ref: '#/components/schemas/EnergyAccount' }, resolve, '', platform, facts);
   const fields = Object.fromEntries([...platform].sort().map((p) => [p, describe(facts.get(p)!)]));
   const source = "EnergyAccount of the platform's data-import OpenAPI document (docs/platform-compatibility.md)";
-  fs.writeFileSync(DESCRIPTION, `${JSON.stringify({ source, paths: platform.size, fields }, null, 1)}\n`);
+  const sha256 = crypto.createHash('sha256').update(document).digest('hex');
+  return { text: `${JSON.stringify({ source, document: { name: 'edf-energy-kraken-data-import-openapi.yml', sha256 }, paths: platform.size, fields }, null, 1)}\n`, facts, paths: platform };
+}
+
+function main(): void {
+  const file = process.argv[2] ?? PLATFORM_DOCUMENT;
+  if (!fs.existsSync(file)) throw new Error(`usage: npm run platform:describe [-- <the platform's OpenAPI document>] (not found: ${file})`);
+  const { text, facts, paths: platform } = describePlatform(fs.readFileSync(file));
+  const before = fs.readFileSync(DESCRIPTION, 'utf8');
+  fs.writeFileSync(DESCRIPTION, text);
 
   const refused = refusedValues(facts);
+  // This process's schema was built from the description as it was before this run.
   const ours = servicePaths();
   const unaccepted = [...platform].filter((p) => !ours.has(p)).sort();
   process.stdout.write(
-    `platform Account: ${platform.size} field paths -> ${path.relative(process.cwd(), DESCRIPTION)}; this service's: ${ours.size}; ` +
-      `platform paths this service's Account does not accept: ${unaccepted.length}${unaccepted.length ? `\n  ${unaccepted.join('\n  ')}` : ''}\n` +
-      `shared fields with platform values this service's schema does not list (campaign slugs are reference data): ${refused.length}\n${refused.join('\n')}\n`,
+    `${file}\nplatform Account: ${platform.size} field paths -> ${path.relative(process.cwd(), DESCRIPTION)} (${before === text ? 'unchanged' : 'changed'}); this service's: ${ours.size}; ` +
+      `platform paths this service's Account (as built before this run) does not accept: ${unaccepted.length}${unaccepted.length ? `\n  ${unaccepted.join('\n  ')}` : ''}\n` +
+      `shared fields with platform values this service's schema does not list (campaign slugs are reference data): ${refused.length}\n${refused.join('\n')}\n` +
+      (before === text ? '' : 'Next: npm run platform:migration prints the migration the new description needs.\n'),
   );
 }
 

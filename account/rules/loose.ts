@@ -1,3 +1,6 @@
+import type { FieldOf, PATH, Rec } from '../platformAccount';
+
+export type { FieldOf, Rec };
 import type { RuleContext } from './context';
 
 /**
@@ -9,49 +12,64 @@ import type { RuleContext } from './context';
  */
 export type Json = Record<string, unknown>;
 
+/** The path of a platform record; never for a plain one. */
+type PathOf<O> = O extends { readonly [PATH]?: infer P extends string } ? (string extends P ? never : P) : never;
+/** The keys a reader takes of a record: its fields for a platform record, any for a plain one. */
+export type KeyOf<O> = [PathOf<O>] extends [never] ? string : FieldOf<PathOf<O>>;
+/** A pattern's records: typed when the description has the pattern as an object path. */
+type Typed<P extends string> = [FieldOf<P>] extends [never] ? never : P;
+/** The records of an array field of a record. */
+type ItemsOf<O, K> = [PathOf<O>] extends [never] ? never : Typed<`${PathOf<O>}.${K & string}.*`>;
+
 export function isRecord(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The account as a plain record. */
-export function root(ctx: RuleContext): Json {
+/** The account as a record of the platform's Account (its fields the description's). */
+export function root(ctx: RuleContext): Rec<''> {
+  return ctx.account as unknown as Rec<''>;
+}
+
+/** The account as a plain record: for the spec's fields the platform's Account has not (`ledgers`). */
+export function plainRoot(ctx: RuleContext): Json {
   return ctx.account as unknown as Json;
 }
 
 /** A string field; undefined when absent, null or of another type. */
-export function text(o: Json, key: string): string | undefined {
-  const v = o[key];
+export function text<O extends object>(o: O, key: KeyOf<O>): string | undefined {
+  const v = (o as Json)[key];
   return typeof v === 'string' ? v : undefined;
 }
 
 /** An integer field; undefined when absent, null or of another type. */
-export function integer(o: Json, key: string): number | undefined {
-  const v = o[key];
+export function integer<O extends object>(o: O, key: KeyOf<O>): number | undefined {
+  const v = (o as Json)[key];
   return Number.isSafeInteger(v) ? (v as number) : undefined;
 }
 
 /** Whether a field is given (present and not null: the platform's nullable fields send null for "none"). */
-export function given(o: Json, key: string): boolean {
-  return o[key] !== undefined && o[key] !== null;
+export function given<O extends object>(o: O, key: KeyOf<O>): boolean {
+  const v = (o as Json)[key];
+  return v !== undefined && v !== null;
 }
 
-/** A record with its attr and its index in its array (0 for a record outside any array). */
-export type At = [Json, string, number];
+/** A record with its attr and its index in its array (0 for a record outside any array); of the platform's path P when given. */
+export type At<P extends string = never> = [[P] extends [never] ? Json : Rec<P>, string, number];
 
-const NONE: readonly At[] = Object.freeze([]);
+const NONE: readonly never[] = Object.freeze([]);
 
 /**
  * The records of the array `o[key]` that passed the shape check, with their attr and index (`base`
  * is the array's attr). An array, not a generator: most platform lists are absent from most
  * accounts, and an absent one costs a type test.
  */
-export function records(ctx: Pick<RuleContext, 'ok'>, o: Json, key: string, base: string): readonly At[] {
-  const items = o[key];
+export function records<O extends object, K extends KeyOf<O>>(ctx: Pick<RuleContext, 'ok'>, o: O, key: K, base: string): readonly At<ItemsOf<O, K>>[] {
+  const items = (o as Json)[key];
   if (!Array.isArray(items) || items.length === 0) return NONE;
-  const out: At[] = [];
+  const out: At<ItemsOf<O, K>>[] = [];
   for (let i = 0; i < items.length; i++) {
     const attr = `${base}.${i}`;
-    if (isRecord(items[i]) && ctx.ok(attr)) out.push([items[i] as Json, attr, i]);
+    if (isRecord(items[i]) && ctx.ok(attr)) out.push([items[i] as At<ItemsOf<O, K>>[0], attr, i]);
   }
   return out;
 }
@@ -62,7 +80,7 @@ const PATTERNS = new Map<string, string[]>();
  * The records at a dot pattern of the Account (`supply_addresses.*.meter_points.*`, `*` an array
  * item, always after a key) that passed the shape check, with their attr and index, in payload order.
  */
-export function each(ctx: RuleContext, pattern: string): readonly At[] {
+export function each<P extends string>(ctx: RuleContext, pattern: P): readonly At<Typed<P>>[] {
   let parts = PATTERNS.get(pattern);
   if (parts === undefined) PATTERNS.set(pattern, (parts = pattern.split('.')));
   let level: readonly At[] = [[root(ctx), '', 0]];
@@ -82,5 +100,5 @@ export function each(ctx: RuleContext, pattern: string): readonly At[] {
     level = next;
     if (items) p++;
   }
-  return level;
+  return level as readonly At<Typed<P>>[];
 }

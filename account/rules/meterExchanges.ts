@@ -1,5 +1,5 @@
 import type { RuleContext } from './context';
-import { given, records, text, type Json } from './loose';
+import { given, records, text, type Json, type Rec } from './loose';
 import { meterPoints } from './walk';
 
 /**
@@ -18,7 +18,7 @@ import { meterPoints } from './walk';
  */
 export function checkMeterExchanges(ctx: RuleContext): void {
   for (const { mp: typed, attr } of meterPoints(ctx)) {
-    const mp = typed as unknown as Json;
+    const mp = typed as unknown as Rec<'supply_addresses.*.meter_points.*'>;
     const fuel = text(mp, 'supply_type');
     for (const [meter, meterAttr] of records(ctx, mp, 'meters', `${attr}.meters`)) {
       const removed = text(meter, 'removed_on');

@@ -1,5 +1,5 @@
 import type { RuleContext } from './context';
-import { records, text, type Json } from './loose';
+import { records, text, type Json, type Rec } from './loose';
 import { meterPoints } from './walk';
 
 /** One dated entry of a meter point's list, with its attr. */
@@ -28,7 +28,7 @@ interface Entry {
  */
 export function checkMeterPointPeriods(ctx: RuleContext): void {
   for (const { mp: typed, attr } of meterPoints(ctx)) {
-    const mp = typed as unknown as Json;
+    const mp = typed as unknown as Rec<'supply_addresses.*.meter_points.*'>;
     checkConsecutive(ctx, entries(ctx, mp, 'capacity_values', attr, 'effective_from_date', 'effective_to_date'));
     const configuration = entries(ctx, mp, 'configuration_periods', attr, 'effective_from_date', 'effective_to_date');
     for (const e of configuration ?? []) {

@@ -16,7 +16,7 @@ export interface DocumentRef {
 export function checkMisc(ctx: RuleContext, documentRoot: string): DocumentRef[] {
   const a = ctx.account;
   for (const [whd, attr] of okItems(ctx, a.warm_home_discount, 'warm_home_discount')) {
-    if (!isTaxYear(whd.tax_year)) {
+    if (whd.tax_year !== undefined && !isTaxYear(whd.tax_year)) {
       ctx.errors.add('incorrect_format_for_tax_year', `${attr}.tax_year`, 'tax_year must be YYYY/YY with consecutive years, e.g. 2025/26.');
     }
   }

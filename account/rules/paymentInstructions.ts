@@ -1,6 +1,7 @@
 import { validateAccountDetails } from 'uk-modulus-check';
 import type { IssueList } from '../issues';
-import { okItems, type RuleContext } from './context';
+import { list, okItems, type RuleContext } from './context';
+import { isRecord } from './loose';
 
 /** What the bank-details check needs of an instruction (the Account's and the v1 create's alike). */
 export interface BankDetailsInput {
@@ -54,7 +55,7 @@ export function checkBankDetails(instruction: BankDetailsInput, attr: string, is
  * `vendor_reference`, nothing else), ACTIVE_NEW one of the Account's instructions by its
  * `instruction_identifier` (nothing else), PASSIVE no instruction; one preference per
  * `ledger_identifier`. Codes (docs/api.md): payment_preference_params_required,
- * payment_preference_params_not_allowed, payment_instruction_identifier_not_found,
+ * payment_preference_params_not_allowed, active_new_payment_preference_invalid_instruction_identifier,
  * duplicate_payment_preference_ledger, duplicate_instruction_identifier.
  */
 export function checkPaymentInstructions(ctx: RuleContext): void {
@@ -65,6 +66,11 @@ export function checkPaymentInstructions(ctx: RuleContext): void {
     if (id === undefined) continue;
     if (identifiers.has(id)) ctx.errors.add('duplicate_instruction_identifier', `${attr}.instruction_identifier`, `instruction_identifier ${id} is given twice.`);
     identifiers.add(id);
+  }
+  // The platform's: either every instruction names its ledger or none does.
+  const withCode = list(ctx.account.payment_instructions).filter((i) => isRecord(i) && i.ledger_code !== undefined).length;
+  if (withCode > 0 && withCode < list(ctx.account.payment_instructions).length && ctx.ok('payment_instructions')) {
+    ctx.errors.add('payment_instructions_ledger_code_uniformity_failed', 'payment_instructions', 'Either all payment instructions have a ledger_code or none does.');
   }
   const ledgers = new Set<string>();
   for (const [preference, attr] of okItems(ctx, ctx.account.payment_preferences, 'payment_preferences')) {
@@ -84,7 +90,8 @@ export function checkPaymentInstructions(ctx: RuleContext): void {
     } else {
       if (!given('instruction_identifier')) ctx.errors.add('payment_preference_params_required', `${at}.instruction_identifier`, 'An ACTIVE_NEW preference names one of the payment_instructions by its instruction_identifier.');
       else if (!identifiers.has(params!.instruction_identifier!)) {
-        ctx.errors.add('payment_instruction_identifier_not_found', `${at}.instruction_identifier`, 'No payment instruction of the account has this instruction_identifier.');
+        // The platform's code for it (its EnergyAccount validator).
+        ctx.errors.add('active_new_payment_preference_invalid_instruction_identifier', `${at}.instruction_identifier`, 'No payment instruction of the account has this instruction_identifier.');
       }
       notAllowed(['vendor_name', 'vendor_reference']);
     }

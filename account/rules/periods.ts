@@ -1,4 +1,4 @@
-import { londonToday } from '../dates';
+import { instantOf, londonToday } from '../dates';
 import type { RuleContext } from './context';
 import { isRecord, text, type Json } from './loose';
 
@@ -7,20 +7,20 @@ import { isRecord, text, type Json } from './loose';
  * instants, otherwise the days compare (a record may start and end on one day).
  */
 export function endsBefore(from: string, to: string): boolean {
-  if (from.length > 10 && to.length > 10) return Date.parse(to) < Date.parse(from);
+  if (from.length > 10 && to.length > 10) return instantOf(to) < instantOf(from);
   return to.slice(0, 10) < from.slice(0, 10);
 }
 
 /** Whether `to` is not after `from` (the same day or instant counts), compared as in endsBefore. */
 function endsNotAfter(from: string, to: string): boolean {
-  if (from.length > 10 && to.length > 10) return Date.parse(to) <= Date.parse(from);
+  if (from.length > 10 && to.length > 10) return instantOf(to) <= instantOf(from);
   return to.slice(0, 10) <= from.slice(0, 10);
 }
 
 /** The calendar day in Europe/London of a date-time (a date is its own day); undefined when unreadable. */
 export function londonDay(value: string): string | undefined {
   if (value.length === 10) return value;
-  const ms = Date.parse(value);
+  const ms = instantOf(value);
   return Number.isNaN(ms) ? undefined : londonToday(new Date(ms));
 }
 

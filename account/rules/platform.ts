@@ -8,6 +8,7 @@ import { checkPaymentPlans } from './paymentPlans';
 import { checkPeriodEnds } from './periods';
 import { checkPlatformAccount } from './platformAccountRules';
 import { checkPlatformMeters } from './platformMeters';
+import { checkPlatformRefusals } from './platformRefusals';
 import { checkPlatformRecords } from './platformSchedules';
 
 /**
@@ -26,5 +27,6 @@ export function checkPlatformFields(ctx: RuleContext): void {
   checkFit(ctx);
   checkDebtForms(ctx);
   checkPlatformAccount(ctx);
+  checkPlatformRefusals(ctx);
   checkPlatformRecords(ctx);
 }

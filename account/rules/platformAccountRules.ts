@@ -1,5 +1,5 @@
 import type { RuleContext } from './context';
-import { each, given, isRecord, records, root, text, type Json } from './loose';
+import { each, given, isRecord, records, root, text, type Json, type KeyOf, type Rec } from './loose';
 
 /**
  * The platform's validators over the Account as a whole (docs/spec/RULES.md, "The platform's
@@ -26,12 +26,12 @@ function checkCampaigns(ctx: RuleContext): void {
 }
 
 /** Whether an array field holds at least one item. */
-const nonEmpty = (o: Json, key: string): boolean => Array.isArray(o[key]) && (o[key] as unknown[]).length > 0;
+const nonEmpty = <O extends object>(o: O, key: KeyOf<O>): boolean => Array.isArray((o as Json)[key]) && ((o as Json)[key] as unknown[]).length > 0;
 
-const LEGACY_BILLING = ['billing_address1', 'billing_address2', 'billing_address3', 'billing_address4', 'billing_address5', 'billing_postcode', 'billing_delivery_point_identifier'];
+const LEGACY_BILLING = ['billing_address1', 'billing_address2', 'billing_address3', 'billing_address4', 'billing_address5', 'billing_postcode', 'billing_delivery_point_identifier'] as const;
 
 /** Account fields of which the platform takes one. */
-function checkOneOf(ctx: RuleContext, a: Json): void {
+function checkOneOf(ctx: RuleContext, a: Rec<''>): void {
   const portfolio = a.portfolio;
   if (isRecord(portfolio) && ctx.ok('portfolio') && given(portfolio, 'portfolio_settings') && a.is_portfolio_lead !== true) {
     ctx.errors.add('portfolio_settings_included_when_not_lead', 'portfolio.portfolio_settings', 'Portfolio settings are for the portfolio lead: is_portfolio_lead must be true.');
@@ -59,21 +59,21 @@ function checkOneOf(ctx: RuleContext, a: Json): void {
 }
 
 /** The platform's domestic account types: DOMESTIC and its vacant and occupier forms. */
-function isDomestic(ctx: RuleContext, a: Json): boolean {
+function isDomestic(ctx: RuleContext, a: Rec<''>): boolean {
   const type = text(a, 'account_type');
   return type !== undefined && type.startsWith('DOMESTIC') && ctx.ok('account_type');
 }
 
 /** What only a business account takes. */
-function checkDomestic(ctx: RuleContext, a: Json): void {
-  for (const key of ['business_type', 'company_number']) {
+function checkDomestic(ctx: RuleContext, a: Rec<''>): void {
+  for (const key of ['business_type', 'company_number'] as const) {
     if (given(a, key)) ctx.errors.add('business_fields_provided_for_domestic_accounts', key, `A domestic account takes no ${key}.`);
   }
   if (given(a, 'account_billing_options')) {
     ctx.errors.add('account_billing_options_provided_for_domestic_accounts', 'account_billing_options', 'Account billing options are for business accounts.');
   }
   for (const [mp, attr] of each(ctx, 'supply_addresses.*.meter_points.*')) {
-    for (const key of ['vat_exemptions', 'ccl_exemptions']) {
+    for (const key of ['vat_exemptions', 'ccl_exemptions'] as const) {
       if (nonEmpty(mp, key)) ctx.errors.add('tax_exemptions_provided_for_domestic_account', `${attr}.${key}`, 'Tax exemptions are for business accounts.');
     }
   }

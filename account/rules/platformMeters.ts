@@ -1,5 +1,5 @@
 import type { RuleContext } from './context';
-import { given, records, text, type Json } from './loose';
+import { given, records, text, type FieldOf, type Rec } from './loose';
 import { meterPoints } from './walk';
 
 /**
@@ -9,11 +9,12 @@ import { meterPoints } from './walk';
  * platform's (profile_class, ssc, eac_history, aq_history, shipper_mpid, registers,
  * gas_number_of_digits) keep being accepted on either fuel.
  */
-const METER_POINT_FIELDS: Readonly<Record<'ELECTRICITY' | 'GAS', readonly string[]>> = {
+const MP = 'supply_addresses.*.meter_points.*';
+const METER_POINT_FIELDS: Readonly<Record<'ELECTRICITY' | 'GAS', readonly FieldOf<typeof MP>[]>> = {
   ELECTRICITY: ['agents', 'capacity_values', 'configuration_periods', 'dc_to_appoint', 'export_type', 'is_deenergised', 'measurement_class', 'mop_to_appoint'],
   GAS: ['ldz', 'mam_to_appoint'],
 };
-const METER_FIELDS: Readonly<Record<'ELECTRICITY' | 'GAS', readonly string[]>> = {
+const METER_FIELDS: Readonly<Record<'ELECTRICITY' | 'GAS', readonly FieldOf<`${typeof MP}.meters.*`>[]>> = {
   ELECTRICITY: [],
   // An electricity meter is billed to a date on its settlement registers, not on the meter.
   GAS: ['units_of_measure', 'last_billed_to_date'],
@@ -42,7 +43,7 @@ const DEVICE_ID = /^(?:[0-9A-Fa-f]{16}|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){7})$/;
  */
 export function checkPlatformMeters(ctx: RuleContext): void {
   for (const { mp: typed, attr } of meterPoints(ctx)) {
-    const mp = typed as unknown as Json;
+    const mp = typed as unknown as Rec<typeof MP>;
     const fuel = text(mp, 'supply_type');
     if (fuel !== 'ELECTRICITY' && fuel !== 'GAS') continue;
     const other = fuel === 'ELECTRICITY' ? 'GAS' : 'ELECTRICITY';

@@ -16,7 +16,7 @@ export function checkPlatformRecords(ctx: RuleContext): void {
     // The attr of agents_and_mpids_to_appoint_provided is agents: the MPIDs to appoint are the older form.
     const end = text(mp, 'supply_end_date');
     if (end !== undefined && end > ctx.today) ctx.errors.add('future_supply_end_date', `${attr}.supply_end_date`, 'A meter point\'s supply ends today or earlier, or has no end date.');
-    const appoint = ['dc_to_appoint', 'da_to_appoint', 'mop_to_appoint'].find((key) => given(mp, key));
+    const appoint = (['dc_to_appoint', 'mam_to_appoint', 'mop_to_appoint'] as const).find((key) => given(mp, key));
     if (given(mp, 'agents') && appoint !== undefined) {
       ctx.errors.add('agents_and_mpids_to_appoint_provided', `${attr}.agents`, 'Send the agents\' contracts or the MPIDs to appoint, not both.');
     }

@@ -185,7 +185,7 @@ export function generateAccount(rng: Rng, opts: GenerateAccountOptions): Account
 
   const metadataCount = require.metadata ? rng.int(1, 3) : rng.int(0, 3);
   const metadataKeys = shuffle(rng, [...METADATA]).slice(0, metadataCount);
-  const smart = supplyAddresses.some((a) => a.meter_points.some((mp) => mp.meters[0]?.smart_type !== undefined));
+  const smart = supplyAddresses.some((a) => a.meter_points.some((mp) => mp.meters?.[0]?.smart_type !== undefined));
   const inDebt = transferBalance < -10_000;
   const first = customers[0]!;
   const billingAddress = supplyAddresses[0]!;

@@ -26,7 +26,7 @@ export interface ExpectedError {
 const MP0 = 'supply_addresses.0.meter_points.0';
 
 function firstMeterPoint(a: Account) {
-  return a.supply_addresses[0]!.meter_points[0]!;
+  return a.supply_addresses![0]!.meter_points[0]!;
 }
 
 function mutable(a: Account): Record<string, unknown> {
@@ -66,7 +66,7 @@ const VIOLATION_LIST: Violation[] = [
     code: 'invalid_postcode',
     apply(a) {
       // The classic typing error: letter O for digit 0 in the inward code.
-      const address = a.supply_addresses[0]!;
+      const address = a.supply_addresses![0]!;
       const [outward, inward] = address.supply_postcode.split(' ');
       address.supply_postcode = `${outward} O${inward!.slice(1)}`;
       return 'supply_addresses.0.supply_postcode';
@@ -102,11 +102,11 @@ const VIOLATION_LIST: Violation[] = [
     code: 'missing_transfer_reading_for_register',
     require: { electricity: true },
     apply(a) {
-      for (let s = 0; s < a.supply_addresses.length; s++) {
-        const mps = a.supply_addresses[s]!.meter_points;
+      for (let s = 0; s < a.supply_addresses!.length; s++) {
+        const mps = a.supply_addresses![s]!.meter_points;
         for (let m = 0; m < mps.length; m++) {
           if (mps[m]!.supply_type !== 'ELECTRICITY') continue;
-          const meter = mps[m]!.meters[0]!;
+          const meter = mps[m]!.meters![0]!;
           const r = meter.registers!.length - 1;
           const id = meter.registers![r]!.register_id;
           meter.transfer_readings = meter.transfer_readings!.filter((t) => t.register_id !== id);
@@ -164,7 +164,7 @@ const VIOLATION_LIST: Violation[] = [
     require: { warmHomeDiscount: true },
     apply(a) {
       const whd = a.warm_home_discount![0]!;
-      const start = Number(whd.tax_year.slice(0, 4));
+      const start = Number(whd.tax_year!.slice(0, 4));
       whd.tax_year = `${start}/${String((start + 2) % 100).padStart(2, '0')}`;
       return 'warm_home_discount.0.tax_year';
     },

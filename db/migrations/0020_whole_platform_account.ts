@@ -17,9 +17,9 @@ import { createDigestForgetTriggers } from './0016_account_digests';
  * stored as a ledger and read back at the top), and the digest's forgetting triggers of 0016 on
  * every new table (the stored digest never outlives the rows it was computed from).
  */
-type Type = 'text' | 'date' | 'timestamptz' | 'decimal' | 'bigint' | 'boolean' | 'jsonb';
+export type Type = 'text' | 'date' | 'timestamptz' | 'decimal' | 'bigint' | 'boolean' | 'jsonb';
 
-const ADDED: Record<string, Record<string, Type>> = {
+export const ADDED: Record<string, Record<string, Type>> = {
   accounts: {"affiliate_subdomain": "text", "billing_attention_of": "text", "billing_customer_reference": "text", "billing_delivery_point_identifier": "text", "billing_email": "text", "billing_sub_name": "text", "business_type": "text", "company_number": "text", "date_of_sale": "date", "is_managed": "boolean", "is_portfolio_lead": "boolean", "language_preference": "text"},
   account_users: {"contact_emails": "jsonb", "credit_assessment_id": "text", "credit_result": "text", "credit_risk_bracket": "text", "credit_score": "bigint", "details": "jsonb", "label": "text", "pronouns": "text", "user_identifier": "text"},
   account_user_preferences: {"opted_into_associated_companies": "boolean", "opted_into_whatsapp": "boolean"},
@@ -38,7 +38,7 @@ const ADDED: Record<string, Record<string, Type>> = {
   account_campaigns: {"campaign_name": "text", "expiry_date": "date", "start_date": "date"},
 };
 
-const TABLES: { name: string; parent: string | null; parentColumn: string | null; one: boolean; columns: Record<string, Type> }[] = [
+export const TABLES: { name: string; parent: string | null; parentColumn: string | null; one: boolean; columns: Record<string, Type> }[] = [
   {"name": "account_account_billing_options", "parent": null, "parentColumn": null, "one": true, "columns": {"period_length": "text", "period_length_multiplier": "bigint", "period_start_day": "bigint", "period_start_month": "bigint", "use_industry_billing": "boolean"}},
   {"name": "account_billing_address", "parent": null, "parentColumn": null, "one": true, "columns": {"administrative_area": "text", "country": "text", "delivery_point_identifier": "text", "dependent_locality": "text", "locality": "text", "name": "text", "organization": "text", "postal_code": "text", "sorting_code": "text", "street_address": "text", "structured_street_address": "jsonb"}},
   {"name": "account_business", "parent": null, "parentColumn": null, "one": true, "columns": {"business_contract_identifier": "text", "business_contract_identifiers": "jsonb", "business_type": "text", "company_name": "text", "company_number": "text", "segment_name": "jsonb"}},

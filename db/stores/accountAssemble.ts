@@ -1,3 +1,4 @@
+import { platformRecord } from '../../account/platformAccount';
 import { datetimeText, LAYOUT, type TableLayout } from './accountLayout';
 import type { AccountTable, Row } from './accountTables';
 import type { Account } from './accountTypes';
@@ -86,12 +87,12 @@ function childrenOf(rows: LoadedRows, table: AccountTable, parentColumn: string)
 const instant = (v: unknown): string | null => (v === undefined || v === null ? null : datetimeText(v));
 const text = (v: unknown): string | null => (v === undefined || v === null ? null : (v as string));
 
-const consentOf = (c: Row): CreatedConsent => ({
-  id: c.id as number,
-  type: c.type,
-  value: c.value as string,
-  signedAt: instant(c.signed_at),
-});
+// The events' platform fields read through the description's names (account/platformAccount.ts
+// platformRecord): a field a regenerated description drops fails the type check here.
+const consentOf = (row: Row): CreatedConsent => {
+  const c = platformRecord(row, 'consents.*');
+  return { id: row.id as number, type: c.type, value: c.value as string, signedAt: instant(c.signed_at) };
+};
 const metadataOf = (m: Row): CreatedMetadata => ({ id: m.id as number, key: m.key as string, value: m.value });
 
 /**
@@ -126,15 +127,14 @@ export function createdFromRows(account: Row, rows: LoadedRows): CreatedAccount 
       meterPointIdentifier: identifierById.get(g.meter_point_id as number)!,
       validFrom: g.effective_from as string,
       productCode: g.tariff_code as string,
-      businessContractIdentifier: text(g.business_contract_identifier),
+      businessContractIdentifier: text(platformRecord(g, 'supply_addresses.*.meter_points.*.agreements.*').business_contract_identifier),
     })),
     metadata: (rows.account_metadata ?? []).map((m) => ({ key: m.key as string, value: m.value })),
-    campaigns: (rows.account_campaigns ?? []).map((c) => ({
-      slug: (c.slug as string | undefined) ?? null,
-      campaignNote: (c.campaign_note as string | undefined) ?? '',
-      campaignName: text(c.campaign_name),
-      expiryDate: text(c.expiry_date),
-    })),
+    campaigns: (rows.account_campaigns ?? []).map((row) => {
+      const c = platformRecord(row, 'account_campaigns.*');
+      // slug is this service's (reference data), not the platform's.
+      return { slug: (row.slug as string | undefined) ?? null, campaignNote: (c.campaign_note as string | undefined) ?? '', campaignName: text(c.campaign_name), expiryDate: text(c.expiry_date) };
+    }),
     dunningPath: dunning
       ? {
           pathName: dunning.path_name as string,
@@ -153,14 +153,17 @@ export function createdFromRows(account: Row, rows: LoadedRows): CreatedAccount 
     })),
     consents: (rows.consents ?? []).map(consentOf),
     business: business ? { id: business.id as number } : null,
-    depositAgreements: (rows.deposit_agreements ?? []).map((d) => ({
-      id: d.id as number,
-      reason: d.reason as string,
-      // A decimal's text as sent (the planned row holds it; the read-back prefers its _text column).
-      depositAmount: String(d.deposit_amount),
-      acceptedAt: instant(d.accepted_at),
-      fulfilledAt: instant(d.fulfilled_at),
-    })),
+    depositAgreements: (rows.deposit_agreements ?? []).map((row) => {
+      const d = platformRecord(row, 'deposit_agreements.*');
+      return {
+        id: row.id as number,
+        reason: d.reason as string,
+        // A decimal's text as sent (the planned row holds it; the read-back prefers its _text column).
+        depositAmount: String(d.deposit_amount),
+        acceptedAt: instant(d.accepted_at),
+        fulfilledAt: instant(d.fulfilled_at),
+      };
+    }),
     propertyMetadata: (rows.property_metadata ?? []).map((m) => ({ ...metadataOf(m), propertyId: m.property_id as number })),
     ledgerCount: (rows.ledgers ?? []).length,
   };

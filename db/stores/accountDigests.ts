@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { accountDigest } from '../../account/canonical';
-import { validationRulesVersion } from '../../account/fingerprint';
+import { validationRulesFiles, validationRulesVersion } from '../../account/fingerprint';
+import { hashFiles, sourceClosure } from '../../lib/sourceHash';
 import { loadAccountsByExternal } from './accountStore';
 
 /**
@@ -17,18 +18,28 @@ import { loadAccountsByExternal } from './accountStore';
 let form: string | undefined;
 
 /**
- * A hash of the code the digest depends on, read once per process: account/ (the canonical form
- * and the normalisation it shares with the validator, with its libraries' versions:
- * validationRulesVersion) and the read-back (this folder's account files).
+ * The files the digest of an account as stored depends on: the canonical form and the validator's
+ * files it shares (validationRulesFiles), and the storage, write and read-back, from the account
+ * store: this folder's account files and what they import (platformTables.ts, which derives the
+ * platform's tables from account/platformAccount.json; ledgerForm.ts, which stores the top-level
+ * ledger form; unnestInsert.ts…), by lib/sourceHash.ts.
  */
-export function digestForm(): string {
-  if (form !== undefined) return form;
-  const hash = crypto.createHash('sha256').update(validationRulesVersion()).update('\0');
-  for (const name of fs.readdirSync(__dirname).sort()) {
-    if (/^account.*\.(js|ts)$/.test(name) && !name.endsWith('.d.ts')) hash.update(name).update('\0').update(fs.readFileSync(path.join(__dirname, name))).update('\0');
-  }
-  form = hash.digest('base64url').slice(0, 16);
-  return form;
+export function digestFormFiles(): string[] {
+  const stores = fs.readdirSync(__dirname).filter((n) => /^account.*\.(js|ts)$/.test(n) && !n.endsWith('.d.ts')).map((n) => path.join(__dirname, n));
+  return [...new Set([...validationRulesFiles(), ...sourceClosure(stores)])].sort();
+}
+
+/**
+ * A hash of digestFormFiles() and the validator's library versions, read once per process (`read`:
+ * a test's altered copy of the files).
+ */
+export function digestForm(read?: (file: string) => Buffer | string): string {
+  if (form !== undefined && read === undefined) return form;
+  const root = path.resolve(__dirname, '..', '..');
+  const hash = crypto.createHash('sha256').update(validationRulesVersion(read)).update('\0').update(hashFiles(root, digestFormFiles(), read));
+  const value = hash.digest('base64url').slice(0, 16);
+  if (read === undefined) form = value;
+  return value;
 }
 
 /** The digest part of a stored value of this form, or null (none, or of another form). */

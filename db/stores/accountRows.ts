@@ -1,3 +1,4 @@
+import { withZone } from '../../account/dates';
 import { LAYOUT, type TableLayout } from './accountLayout';
 import { toStoredLedgers } from './ledgerForm';
 import type { AccountTable, PlanInput, Row } from './accountTables';
@@ -62,7 +63,10 @@ function rowPlanner(input: PlanInput) {
     if (layout.splitColumn) row[layout.splitColumn] = split;
     for (const c of layout.columns) {
       const v = c.write ? c.write({ input, item, index, siblings }) : c.key !== null ? item[c.key] : fieldValue(item, c.field!);
-      if (c.type !== 'decimal') {
+      if (c.type === 'timestamptz' && typeof v === 'string') {
+        // A date-time without a zone is a time in Europe/London (account/dates.ts), not the session's zone.
+        row[c.name] = withZone(v);
+      } else if (c.type !== 'decimal') {
         row[c.name] = v;
       } else if (v === undefined || v === null) {
         row[c.name] = null;

@@ -140,7 +140,6 @@ export const ACCOUNT_TABLES = {
   },
   properties: {
     path: 'supply_addresses',
-    required: true,
     columns: {
       ...addressLines('supply_address', 1),
       supply_postcode: 'text',
@@ -194,7 +193,6 @@ export const ACCOUNT_TABLES = {
   meters: {
     parent: 'meter_points',
     path: 'meters',
-    required: true,
     columns: {
       meter_serial_number: 'text',
       installed_on: 'date',

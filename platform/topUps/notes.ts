@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { instantOf } from '../../account/dates';
 import type { IssueList } from '../../account/issues';
 import type { TopUpAccount } from './account';
 import { NotesRequestSchema, type NotesRequest, type TopUpNote } from './schemas';
@@ -15,7 +16,7 @@ export const checkNotesBody = bodyChecker<NotesRequest>(NotesRequestSchema, (bod
     if ((n.body === undefined || n.body.trim() === '') && (n.document_paths ?? []).length === 0) {
       issues.add('note_body_or_document_path_not_found', `notes.${i}.body`, 'A note needs a body or document paths.');
     }
-    if (n.unpin_at !== undefined && n.created_at !== undefined && Date.parse(n.unpin_at) < Date.parse(n.created_at)) {
+    if (n.unpin_at !== undefined && n.created_at !== undefined && instantOf(n.unpin_at) < instantOf(n.created_at)) {
       issues.add('note_unpin_at_earlier_than_creation_date', `notes.${i}.unpin_at`, 'unpin_at is before created_at.');
     }
   });
@@ -39,7 +40,7 @@ export async function addNotes(trx: Knex, account: TopUpAccount, req: NotesReque
     if (n.external_id !== undefined) {
       exists = await hasNoteWithExternalId(trx, account.id, n.external_id);
     } else {
-      const createdAt = n.created_at !== undefined ? new Date(n.created_at) : undefined;
+      const createdAt = n.created_at !== undefined ? new Date(instantOf(n.created_at)) : undefined;
       // A note of documents only is told apart by its documents.
       const same = (table: 'post_import_notes' | 'notes') => hasNoteLike(trx, table, account.id, body, createdAt, body === '' && table === 'post_import_notes' ? paths : undefined);
       // Imported notes keep their documents in another table: a documents-only note is compared with added ones only.
@@ -50,12 +51,12 @@ export async function addNotes(trx: Knex, account: TopUpAccount, req: NotesReque
         account_id: account.id,
         external_id: n.external_id ?? null,
         body,
-        created_at: n.created_at ? new Date(n.created_at) : now,
+        created_at: n.created_at ? new Date(instantOf(n.created_at)) : now,
         created_at_given: n.created_at !== undefined,
         document_paths: JSON.stringify(paths),
         is_pinned: n.is_pinned ?? false,
         is_archived: n.is_archived ?? false,
-        unpin_at: n.unpin_at ? new Date(n.unpin_at) : null,
+        unpin_at: n.unpin_at ? new Date(instantOf(n.unpin_at)) : null,
       });
     }
     results.push({ ...n, status: exists ? 'NOTE_ALREADY_EXISTS' : 'NOTE_CREATION_SUCCESS' });

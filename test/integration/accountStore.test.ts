@@ -90,7 +90,7 @@ describe('account store', () => {
       { gas_industry_code: '14', effective_from: '2021-06-01' },
     ];
     Object.assign(account, { sales_channel: '', account_type: 'DOMESTIC_OCCUPIER', communication_preference: 'PRINT', document_accessibility: 'SPOKEN', smart_read_frequency: 'DENIED' });
-    const meter = account.supply_addresses[0]!.meter_points[0]!.meters[0]!;
+    const meter = account.supply_addresses![0]!.meter_points[0]!.meters![0]!;
     meter.smart_type = 'SMETS1_ENROLLED';
     meter.reading_history![0]!.reading_type = 'ESTIMATE';
     const tx = account.ledgers![0]!.current_statement_transactions![0]!;
@@ -109,7 +109,7 @@ describe('account store', () => {
 
   it('reads back every field of the Account schema, the example\'s and those it leaves out', async () => {
     const account = { ...variant('LEGACY-EVERY-FIELD'), unknown_occupier: false, operations_team_name: 'Migration Team B' };
-    const address = account.supply_addresses[0]!;
+    const address = account.supply_addresses![0]!;
     address.property_administrators = [
       {
         given_name: 'Nuala',
@@ -128,13 +128,13 @@ describe('account store', () => {
     Object.assign(account.customers[0]!.psr![0]!, { effective_to: '2027-01-01T00:00:00Z', description: 'Dialysis', additional_information: '' });
     account.customers[0]!.customer_preferences!.partner_password = 'Bluebell7';
     Object.assign(account.customers[1]!, { unable_to_read_meters: false, deceased: 'Confirmed', role: 'EXECUTOR', account_roles: ['EXECUTOR'], portfolio_roles: ['EXECUTOR'] });
-    address.meter_points[1]!.meters[0]!.prepay_details = {
+    address.meter_points[1]!.meters![0]!.prepay_details = {
       debt_balance: '012.50',
       credit_balance: '3.20',
       transfer_vend_read_date: '2026-10-30',
       gas_debt_repayment_options: { weekly_min: '2.00', weekly_max: '+7.5' },
     };
-    address.meter_points[0]!.meters[0]!.prepay_details = { credit_balance: '0' };
+    address.meter_points[0]!.meters![0]!.prepay_details = { credit_balance: '0' };
     Object.assign(account.payment_schedules![0]!, {
       is_debt_repayment_plan: true,
       debt_repayment_element: '4.00',
@@ -290,8 +290,8 @@ describe('account store', () => {
       account_campaigns: [{ slug: 'winter-support-2026', campaign_name: 'AMR', expiry_date: '2027-03-31' }],
     });
     Object.assign(account.customers[1]!, { consents: [{ type: 'SMART', value: 'REJECTED' }], metadata: [{ key: 'k', value: { a: 1 } }] });
-    Object.assign(account.supply_addresses[0]!, { metadata: [{ key: 'p', value: 'v' }] });
-    Object.assign(account.supply_addresses[0]!.meter_points[1]!.agreements![0]!, { business_contract_identifier: 'BC-1' });
+    Object.assign(account.supply_addresses![0]!, { metadata: [{ key: 'p', value: 'v' }] });
+    Object.assign(account.supply_addresses![0]!.meter_points[1]!.agreements![0]!, { business_contract_identifier: 'BC-1' });
     const created = await t.db.transaction((trx) => insert(trx, account));
     const ids = async (table: string) => (await t.db(table).where({ account_id: created.accountId }).orderBy('id')).map((r: { id: string }) => Number(r.id));
     const [consents, userConsents, userMetadata, business, deposits, properties, propertyMetadata] = await Promise.all(
@@ -389,7 +389,7 @@ describe('account store', () => {
 
   it('writes an account with 2,000 readings and 1,500 transactions', async () => {
     const account = variant('LEGACY-LARGE');
-    const meter = account.supply_addresses[0]!.meter_points[0]!.meters[0]!;
+    const meter = account.supply_addresses![0]!.meter_points[0]!.meters![0]!;
     meter.reading_history = Array.from({ length: 2000 }, (_, i) => ({
       register_id: i % 2 === 0 ? '1' : '2',
       reading_date: new Date(Date.UTC(2021, 0, 1 + Math.floor(i / 2))).toISOString().slice(0, 10),
@@ -418,7 +418,7 @@ describe('account store', () => {
 
   it('keeps every decimal exactly as sent and queryable as numeric', async () => {
     const account = variant('LEGACY-DECIMALS');
-    const gasMeter = account.supply_addresses[0]!.meter_points[1]!.meters[0]!;
+    const gasMeter = account.supply_addresses![0]!.meter_points[1]!.meters![0]!;
     gasMeter.transfer_readings = [{ reading_date: '2026-10-31', reading_value: '004512.50', reading_type: 'CUSTOMER' }];
     account.transfer_balance = '-0.00';
     account.payment_schedules![0]!.amount = '95';
@@ -441,7 +441,7 @@ describe('account store', () => {
 
   it('derives each agreement valid_to from the next agreement on the meter point', async () => {
     const account = variant('LEGACY-AGREEMENTS');
-    const point = account.supply_addresses[0]!.meter_points[0]!;
+    const point = account.supply_addresses![0]!.meter_points[0]!;
     point.agreements = [
       { tariff_code: 'E-1', effective_from: '2022-11-01' },
       { tariff_code: 'E-3', effective_from: '2025-01-01', effective_to: '2026-12-31' },
@@ -475,7 +475,7 @@ describe('account store', () => {
 
   it('writes any account in two statements, however many rows it has', async () => {
     const large = variant('LEGACY-ROUND-TRIPS-LARGE');
-    large.supply_addresses[0]!.meter_points[0]!.meters[0]!.reading_history = Array.from({ length: 3000 }, (_, i) => ({
+    large.supply_addresses![0]!.meter_points[0]!.meters![0]!.reading_history = Array.from({ length: 3000 }, (_, i) => ({
       register_id: '1',
       reading_date: '2024-01-01',
       reading_value: `${i}`,

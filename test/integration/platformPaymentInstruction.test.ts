@@ -145,7 +145,7 @@ describe('payment instructions on the real servers', () => {
     expect(await stored(external)).toEqual([]);
   });
 
-  it("imports an Account's own payment instruction (v2 create), read back and digested; a second one is refused", async () => {
+  it("imports an Account's own payment instruction (v2 create), read back and digested; a second one by the operation is refused", async () => {
     const external = s.ext('PI-ACCOUNT');
     const payment_instructions = [{ reference: 'ACC-MANDATE', type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_GLOBAL_PAYMENTS_HUB', customer_reference: 'CUST-1', instruction_identifier: 'PI-1', ...GOOD }];
     const payment_preferences = [
@@ -161,9 +161,11 @@ describe('payment instructions on the real servers', () => {
     expect(await digestOf(external)).toBe(accountDigest(account));
     const second = await post(instruction(external));
     expect([second.status, second.body.code]).toEqual([400, 'account_has_active_instruction']);
+    // The Account's list is the platform's: several instructions, each with a ledger code or none.
     const two = await s.request().post('/v2/data-import/accounts/validate/').send({ ...uniqueAccount(s.ext('PI-TWO')), payment_instructions: [...payment_instructions, { ...payment_instructions[0], reference: 'B', instruction_identifier: 'PI-2' }] });
-    expect(two.status).toBe(400);
-    expect(two.body.errors).toEqual([expect.objectContaining({ code: 'max_length', attr: 'payment_instructions' })]);
+    expect(two.status).toBe(200);
+    const mixed = await s.request().post('/v2/data-import/accounts/validate/').send({ ...uniqueAccount(s.ext('PI-TWO')), payment_instructions: [...payment_instructions, { ...payment_instructions[0], reference: 'B', instruction_identifier: 'PI-2', ledger_code: 'MAIN' }] });
+    expect(mixed.body.errors).toEqual([expect.objectContaining({ code: 'payment_instructions_ledger_code_uniformity_failed', attr: 'payment_instructions' })]);
     const modulus = await s.request().post('/v2/data-import/accounts/validate/').send({ ...uniqueAccount(s.ext('PI-MOD')), payment_instructions: [{ ...payment_instructions[0], ...BAD_MODULUS }] });
     expect(modulus.body.errors).toEqual([expect.objectContaining({ code: 'bank_details_failed_modulus_check', attr: 'payment_instructions.0.bank_account_number' })]);
   });
@@ -186,7 +188,7 @@ describe('payment instructions on the real servers', () => {
       [
         'dd_reference:blank',
         'payment_preferences.4.type:invalid_choice',
-        'payment_preferences.0.instruction_reference_params.instruction_identifier:payment_instruction_identifier_not_found',
+        'payment_preferences.0.instruction_reference_params.instruction_identifier:active_new_payment_preference_invalid_instruction_identifier',
         'payment_preferences.1.instruction_reference_params.vendor_reference:payment_preference_params_required',
         'payment_preferences.1.instruction_reference_params.instruction_identifier:payment_preference_params_not_allowed',
         'payment_preferences.2.instruction_reference_params:payment_preference_params_not_allowed',

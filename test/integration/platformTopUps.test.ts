@@ -317,7 +317,7 @@ describe('post-import top-ups on the real servers', () => {
       ['a document path outside the document root', { body: 'x', document_paths: [{ document_path: '../../etc/passwd' }] }, 'invalid_document_path', 'notes.0.document_paths.0.document_path'],
       ['neither body nor document paths', { created_at: '2026-11-20T12:00:00Z' }, 'note_body_or_document_path_not_found', 'notes.0.body'],
       ['unpin_at before created_at', { body: 'x', created_at: '2026-11-20T12:00:00Z', unpin_at: '2026-11-19T12:00:00Z' }, 'note_unpin_at_earlier_than_creation_date', 'notes.0.unpin_at'],
-      ['a datetime without zone', { body: 'x', created_at: '2026-11-20T12:00:00' }, 'invalid_datetime', 'notes.0.created_at'],
+      ['a datetime with a space for its T', { body: 'x', created_at: '2026-11-20 12:00:00' }, 'invalid_datetime', 'notes.0.created_at'],
     ])('answers validation_error for %s', async (_name, note, code, attr) => {
       const res = await post('notes/create/', body(ext('NOTES'), [note]));
       expect(res.status).toBe(400);

@@ -172,8 +172,9 @@ export function fullAccount(rng: Rng, opts: FullAccountOptions): Account {
     business_type: firm.type,
     company_number: firm.number,
     is_managed: false,
-    // The account leads the portfolio it sends: portfolio settings are the lead's (portfolio_settings_included_when_not_lead).
-    is_portfolio_lead: true,
+    // A member of its portfolio, not the lead: a lead has no supply address (portfolio_lead_has_a_supply_address),
+    // so it sends no portfolio settings either (the lead's: portfolio_settings_included_when_not_lead).
+    is_portfolio_lead: false,
     unknown_occupier: false,
     customers,
     ...billing(ctx, firm, premises, customers[0]!, rng.chance(0.5)),
@@ -215,10 +216,16 @@ export function fullAccount(rng: Rng, opts: FullAccountOptions): Account {
     consents: accountConsents(ctx),
     complaints: complaints(ctx, customers[0]!),
     business: business(ctx, firm, businessUsers(customers)),
-    portfolio: portfolio(ctx, firm),
+    portfolio: memberPortfolio(ctx, firm),
     partner_organisations: partners(ctx, firm),
     commission_contracts: commissions(ctx, firm, site),
     fit: feedInTariff(ctx, firm, site, supplyAddress, `FIT-${dd.ddReference}`),
   };
   return account as unknown as Account;
+}
+
+/** The portfolio as a member sends it: without the settings, which are the lead's. */
+function memberPortfolio(ctx: FullContext, firm: Company): Json {
+  const { portfolio_settings: _lead, ...rest } = portfolio(ctx, firm);
+  return rest;
 }

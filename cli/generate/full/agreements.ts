@@ -64,13 +64,17 @@ export function agreementDetail(ctx: FullContext, base: Json[], t: Target): Json
         meter_serial_number: t.serial,
         payment_method: 'DD',
         standing_charge: pounds(standing),
-        unit_rate: pounds(unit),
-        registers: rates.map(([rateType, start], i) => ({
-          rate_type: rateType,
-          ...(t.registers[i] ? { register_id: t.registers[i]!.register_id } : {}),
-          ...(start ? { start_time: start } : {}),
-          unit_rate: pounds(unit - i * 9),
-        })),
+        // The platform's two rates: a gas rate has its unit_rate, an electricity rate its registers' (no unit_rate of its own).
+        ...(t.fuel === 'GAS'
+          ? { unit_rate: pounds(unit) }
+          : {
+              registers: rates.map(([rateType, start], i) => ({
+                rate_type: rateType,
+                ...(t.registers[i] ? { register_id: t.registers[i]!.register_id } : {}),
+                ...(start ? { start_time: start } : {}),
+                unit_rate: pounds(unit - i * 9),
+              })),
+            }),
       },
     ],
   };

@@ -78,6 +78,8 @@ export function business(ctx: FullContext, c: Company, users: Json[]): Json {
     company_number: c.number,
     business_type: c.type,
     segment_name: 'SME',
+    // The platform's discriminator: true selects its BusinessWithExistingContracts, which these identifiers are.
+    enforce_business_contracts_exist: true,
     business_contract_identifier: ids.ELECTRICITY,
     business_contract_identifiers: [ids.ELECTRICITY, ids.GAS],
     details: [

@@ -45,11 +45,18 @@ export const ALTERNATIVES: readonly Alternative[] = [
 ];
 
 /**
- * Platform paths no full account carries because the platform refuses them on any account, with
- * its code. (Historical transactions carry `billing_document_identifier`.)
+ * Platform paths no full account carries because the platform refuses them on any account (or, for
+ * the portfolio settings, on any account with a supply address), with its code. (Historical
+ * transactions carry `billing_document_identifier`; business portfolios carry their settings.)
  */
 export const NEVER_CARRIED: Readonly<Record<string, string>> = {
   'current_statement_transactions.*.billing_document_identifier': 'billing_document_identifier_not_allowed_for_current_statement_transactions',
+  // Settings are the lead's, and a lead has no supply address: a full account, with its supplies, is a member.
+  'portfolio.portfolio_settings': 'portfolio_lead_has_a_supply_address',
+  'portfolio.portfolio_settings.collective_billing': 'portfolio_lead_has_a_supply_address',
+  'portfolio.portfolio_settings.collective_payments': 'portfolio_lead_has_a_supply_address',
+  'portfolio.portfolio_settings.delegate_billing_schedule_to_children': 'portfolio_lead_has_a_supply_address',
+  'portfolio.portfolio_settings.send_collective_bill_constituent_messages': 'portfolio_lead_has_a_supply_address',
 };
 
 /** Whether `path` is `prefix` or lies under it. */

@@ -63,7 +63,7 @@ describe('customer and contact rules', () => {
     expect(outcome.account.customers[0].mobile).toBe('+447911123456');
     expect(outcome.account.customers[0].landline).toBe('+442079460123');
     expect(outcome.account.billing_postcode).toBe('LS1 4DY');
-    expect(outcome.account.supply_addresses[0].supply_postcode).toBe('SW1A 1AA');
+    expect(outcome.account.supply_addresses![0].supply_postcode).toBe('SW1A 1AA');
     expect(account.customers[0].mobile).toBe('07911 123456');
     expect(account.billing_postcode).toBe('ls14dy');
   });

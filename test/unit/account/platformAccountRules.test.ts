@@ -29,7 +29,9 @@ describe('the platform\'s account-wide validators, through the validator', () =>
     ['a campaign by its slug and its name', (a) => (a.account_campaigns[0].campaign_name = 'Carer'), ['campaign_name_and_slug_provided@account_campaigns.0.campaign_name']],
     ['a campaign by neither', (a) => (a.account_campaigns = [{ campaign_note: 'No name' }]), ['campaign_name_or_slug_not_provided@account_campaigns.0']],
     ['one campaign name twice', (a) => (a.account_campaigns = [{ campaign_name: 'Carer' }, { campaign_name: 'Carer' }]), ['duplicate_account_campaigns@account_campaigns.1.campaign_name']],
-    ['portfolio settings on the lead validate', (a) => Object.assign(a, { is_portfolio_lead: true, portfolio: portfolio(true) }), []],
+    // A lead has no supply address (the platform's portfolio_lead_has_a_supply_address): it sends none.
+    ['portfolio settings on the lead (without supply addresses) validate', (a) => { delete a.supply_addresses; Object.assign(a, { is_portfolio_lead: true, portfolio: portfolio(true) }); }, []],
+    ['a portfolio lead with a supply address', (a) => (a.is_portfolio_lead = true), ['portfolio_lead_has_a_supply_address@supply_addresses']],
     ['portfolio settings not on the lead', (a) => (a.portfolio = portfolio(true)), ['portfolio_settings_included_when_not_lead@portfolio.portfolio_settings']],
     ['a portfolio without settings validates on any account', (a) => (a.portfolio = portfolio(false)), []],
     [

@@ -18,7 +18,7 @@ function nth<T>(items: T[], pick: number): [T, number] {
 }
 
 function meterPointPaths(account: Account): [Any, string][] {
-  return account.supply_addresses.flatMap((a, i) => a.meter_points.map((mp, j) => [mp, `supply_addresses.${i}.meter_points.${j}`] as [Any, string]));
+  return account.supply_addresses!.flatMap((a, i) => a.meter_points.map((mp, j) => [mp, `supply_addresses.${i}.meter_points.${j}`] as [Any, string]));
 }
 
 const CORRUPTIONS: Corruption[] = [

@@ -44,18 +44,18 @@ describe('generated accounts pass every rule', () => {
 describe('generated accounts look like the brief asks', () => {
   const typical = [...generateBook({ seed: 'shape', count: 300, today: TODAY, profile: 'typical' })];
   const large = [...generateBook({ seed: 'shape', count: 50, today: TODAY, profile: 'large' })];
-  const meterPoints = (a: (typeof typical)[number]) => a.supply_addresses.flatMap((s) => s.meter_points);
+  const meterPoints = (a: (typeof typical)[number]) => a.supply_addresses!.flatMap((s) => s.meter_points);
   const transactions = (a: (typeof typical)[number]) =>
     (a.ledgers ?? []).flatMap((l) => [...(l.current_statement_transactions ?? []), ...(l.historical_statement_transactions ?? [])]);
 
   it('mixes single and dual fuel, 1–3 registers, prepay and credit in a typical book', () => {
     const fuels = new Set(typical.map((a) => meterPoints(a).map((mp) => mp.supply_type).join('+')));
     expect([...fuels].sort()).toEqual(['ELECTRICITY', 'ELECTRICITY+GAS', 'GAS']);
-    const registerCounts = new Set(typical.flatMap((a) => meterPoints(a).flatMap((mp) => mp.meters.map((m) => m.registers?.length ?? 0))));
+    const registerCounts = new Set(typical.flatMap((a) => meterPoints(a).flatMap((mp) => mp.meters!.map((m) => m.registers?.length ?? 0))));
     expect([...registerCounts].sort()).toEqual([0, 1, 2, 3]);
-    const prepay = typical.filter((a) => meterPoints(a).some((mp) => mp.meters[0]!.is_prepay === true));
+    const prepay = typical.filter((a) => meterPoints(a).some((mp) => mp.meters![0]!.is_prepay === true));
     expect(prepay.length).toBeGreaterThan(10);
-    expect(prepay.every((a) => meterPoints(a).every((mp) => mp.meters[0]!.prepay_details !== undefined))).toBe(true);
+    expect(prepay.every((a) => meterPoints(a).every((mp) => mp.meters![0]!.prepay_details !== undefined))).toBe(true);
     expect(typical.some((a) => a.customers.some((c) => (c.psr ?? []).length > 0))).toBe(true);
   });
 
@@ -71,8 +71,8 @@ describe('generated accounts look like the brief asks', () => {
       expect(meterPoints(a)).toHaveLength(4);
       expect(transactions(a).length).toBeGreaterThanOrEqual(500);
       for (const mp of meterPoints(a)) {
-        const registers = mp.meters[0]!.registers?.length ?? 1;
-        expect(mp.meters[0]!.reading_history).toHaveLength(36 * registers);
+        const registers = mp.meters![0]!.registers?.length ?? 1;
+        expect(mp.meters![0]!.reading_history).toHaveLength(36 * registers);
       }
     }
   });
