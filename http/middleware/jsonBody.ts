@@ -2,14 +2,16 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { HttpError } from '../errors';
+import { type JsonLimits, JsonBoundsError, parseBounded } from '../../lib/jsonBounds';
 import type { PayloadBudget } from '../../lib/payloadBudget';
 import { principalOf } from '../principal';
 import { requestSignal } from './timeout';
 
 /**
  * Reads and parses a JSON request body, bounded by `limitBytes`. Answers 415 for another content
- * type, 413 past the limit (checked on Content-Length first, then while streaming), 400
- * parse_error for malformed JSON. The parsed value is `ctx.request.body` (any JSON value: the
+ * type, 413 past the limit (checked on Content-Length first, then while streaming), 413 for a
+ * body past the JSON bounds (`json`: values, depth, members of one object; lib/jsonBounds.ts),
+ * found by a scan of the text before anything is parsed, 400 parse_error for malformed JSON. The parsed value is `ctx.request.body` (any JSON value: the
  * routes decide what shape they accept).
  *
  * With a `budget` (the API's, api/router.ts), a body above its threshold (or of unknown length) is
@@ -24,7 +26,7 @@ import { requestSignal } from './timeout';
  * a slow sender is cut off there, its connection closed — and a request still waiting for room
  * leaves the queue then.
  */
-export function jsonBody(limitBytes: number, opts: { optional?: boolean; budget?: PayloadBudget } = {}): Middleware {
+export function jsonBody(limitBytes: number, json: JsonLimits, opts: { optional?: boolean; budget?: PayloadBudget } = {}): Middleware {
   return async (ctx, next) => {
     const length = ctx.request.length;
     const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
@@ -50,8 +52,9 @@ export function jsonBody(limitBytes: number, opts: { optional?: boolean; budget?
       }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = parseBounded(text, json);
       } catch (err) {
+        if (err instanceof JsonBoundsError) throw new HttpError('payload_too_large', err.message);
         throw new HttpError('parse_error', `Malformed JSON: ${(err as Error).message}`);
       }
       ctx.request.body = parsed;
