@@ -120,6 +120,12 @@ describe('hostile payloads: the real API stays up and answers each with its 4xx'
       'one object of 20,000 members': wide(20_000),
     };
     try {
+      // Four at once from four tenants (each alone may fit in the heap: JSON.parse of all four does not).
+      const tenants = await Promise.all([1, 2, 3, 4].map(() => s.authHeader('DEMO_ENERGY')));
+      const burst = await Promise.all(
+        tenants.map((h) => fetch(`${apiUrl}/v2/data-import/accounts/validate/`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: refused['two million empty objects (6 MB)'] }).then((r) => r.status)),
+      );
+      expect(burst).toEqual([413, 413, 413, 413]);
       for (const p of BODY_PATHS) {
         for (const [name, body] of Object.entries(refused)) {
           const r = await post(p, body);
