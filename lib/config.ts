@@ -287,6 +287,8 @@ export function loadConfig(env: Env = process.env) {
       /** Bytes of request bodies above 256 KiB one API process holds at once (http/middleware/jsonBody.ts). */
       bodyBudgetBytes: bytes(env, 'API_BODY_BUDGET', 16 * 1024 * 1024),
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000),
+      /** A body read that brings less than 64 KiB in this time is cut off (http/middleware/jsonBody.ts). */
+      bodyStallMs: int(env, 'BODY_STALL_MS', 3000, 100, 60_000),
       /** What one JSON body (or a payload read back) may parse to, checked before it is parsed (lib/jsonBounds.ts; docs/security.md gives the measurement). */
       json: jsonBoundsOf(env),
       /** HTTPS instead of HTTP: the certificate (PEM, its chain after it) and key of the listener (API_TLS_CERT, API_TLS_KEY). */

@@ -32,10 +32,11 @@ import { MAX_TRANCHE_NUMBERS, type Builds } from './schema';
 const TRANCHE_BODY_LIMIT = 16 * 1024 * 1024;
 /**
  * What that body may parse to, from its shape (an object of two fields, one an array of strings):
- * a body of 16 MiB of anything else (two million empty objects, deep nesting) is refused before it
+ * with room for a body slightly off that shape to be answered 400 naming what is wrong; a body of
+ * 16 MiB of anything else (millions of empty objects, deep nesting) is refused before it
  * is parsed in the API's process (413 payload_too_large).
  */
-const TRANCHE_JSON: JsonLimits = { maxValues: MAX_TRANCHE_NUMBERS + 1_000, maxDepth: 2, maxKeys: 2, minBytesPerValue: 1 };
+const TRANCHE_JSON: JsonLimits = { maxValues: MAX_TRANCHE_NUMBERS + 1_000, maxDepth: 4, maxKeys: 16, minBytesPerValue: 1 };
 
 /** The body of POST /api/tranche, checked (400 validation_error naming what is wrong). */
 function trancheBody(body: unknown): { import_supplier: string; external_account_numbers: string[] } {

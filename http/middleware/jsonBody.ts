@@ -24,9 +24,12 @@ import { requestSignal } from './timeout';
  * body of any size: api/router.ts) and released whatever ends the request: the body read ends when
  * the request times out or the client leaves (the request's signal, http/middleware/timeout.ts) —
  * a slow sender is cut off there, its connection closed — and a request still waiting for room
- * leaves the queue then.
+ * leaves the queue then. A body that stalls is cut off sooner: every `stallMs` (BODY_STALL_MS) of
+ * its read must bring STALL_WINDOW_BYTES or its end, else 503 request_timeout — a stalled upload
+ * holds its share for seconds, not the whole request timeout (issue 47: one tenant's stalled
+ * 10 MiB body held another's large and chunked bodies for 30 s).
  */
-export function jsonBody(limitBytes: number, json: JsonLimits, opts: { optional?: boolean; budget?: PayloadBudget } = {}): Middleware {
+export function jsonBody(limitBytes: number, json: JsonLimits, opts: { optional?: boolean; budget?: PayloadBudget; stallMs?: number } = {}): Middleware {
   return async (ctx, next) => {
     const length = ctx.request.length;
     const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
@@ -44,7 +47,7 @@ export function jsonBody(limitBytes: number, json: JsonLimits, opts: { optional?
     const handle = async () => {
       let text: string;
       try {
-        text = await readBody(ctx.req, limitBytes, signal);
+        text = await readBody(ctx.req, limitBytes, signal, opts.stallMs ?? DEFAULT_STALL_MS);
       } catch (err) {
         // The rest of the body is not read: the connection ends with the answer.
         ctx.set('Connection', 'close');
@@ -65,13 +68,17 @@ export function jsonBody(limitBytes: number, json: JsonLimits, opts: { optional?
   };
 }
 
+/** Bytes a body must bring in each stall window (a sender slower than this per BODY_STALL_MS is cut off). */
+export const STALL_WINDOW_BYTES = 64 * 1024;
+const DEFAULT_STALL_MS = 3000;
+
 /**
  * The body as text. Settles whatever happens: the whole body, more than `limit`, a read error, the
  * connection closed (before or while reading), or `signal` aborted (the request timed out, the
  * client left). Whoever gives up on the body answers with `Connection: close`, so the rest of a
  * slow sender's body is never read: the connection ends with the answer.
  */
-function readBody(req: IncomingMessage, limit: number, signal?: AbortSignal): Promise<string> {
+function readBody(req: IncomingMessage, limit: number, signal: AbortSignal | undefined, stallMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -84,9 +91,15 @@ function readBody(req: IncomingMessage, limit: number, signal?: AbortSignal): Pr
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    let sinceCheck = 0;
+    const stall = setInterval(() => {
+      if (sinceCheck < STALL_WINDOW_BYTES) finish(new HttpError('request_timeout', `The body brought less than ${STALL_WINDOW_BYTES} bytes in ${stallMs} ms.`));
+      sinceCheck = 0;
+    }, stallMs);
     const finish = (err?: unknown, value?: string) => {
       if (done) return;
       done = true;
+      clearInterval(stall);
       req.removeListener('data', onData);
       req.removeListener('end', onEnd);
       req.removeListener('error', onError);
@@ -97,6 +110,7 @@ function readBody(req: IncomingMessage, limit: number, signal?: AbortSignal): Pr
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
+      sinceCheck += chunk.length;
       if (size > limit) {
         // Stop reading: the client gets its 413 and the rest of the body is not buffered.
         req.pause();

@@ -20,7 +20,7 @@ describe('the API body budget across organisations', () => {
   let orgB: string;
 
   beforeAll(async () => {
-    s = await startStack({ worker: false, relay: false, env: { REQUEST_TIMEOUT_MS: '3000' } });
+    s = await startStack({ worker: false, relay: false, env: { REQUEST_TIMEOUT_MS: '3000', BODY_STALL_MS: '500' } });
     server = createApiServer(s.config.http, s.app.callback()) as http.Server;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
@@ -87,6 +87,17 @@ describe('the API body budget across organisations', () => {
     expect(await post(orgB, 300 * 1024)).toEqual({ status: 400, code: 'account_failed_validation' });
     expect(await post(orgB, 300 * 1024, true)).toEqual({ status: 400, code: 'account_failed_validation' });
     expect(await post(orgA, 300 * 1024)).toEqual({ status: 400, code: 'account_failed_validation' });
+    expect(await post(orgA, 300 * 1024, true)).toEqual({ status: 400, code: 'account_failed_validation' });
+  });
+
+  it('a stalled body is cut off after BODY_STALL_MS, long before the request timeout, and its share released (issue 47)', async () => {
+    const t0 = Date.now();
+    const a = stalled(orgA);
+    const text = await a.answer;
+    expect(text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(text).toContain('"code":"request_timeout"');
+    // 500 ms of stall allowed; the request timeout (3 s) would have come much later.
+    expect(Date.now() - t0).toBeLessThan(2_000);
     expect(await post(orgA, 300 * 1024, true)).toEqual({ status: 400, code: 'account_failed_validation' });
   });
 
