@@ -44,10 +44,10 @@ export function jsonBody(limitBytes: number, json: JsonLimits, opts: { optional?
       throw new HttpError('payload_too_large', `The body exceeds ${limitBytes} bytes.`);
     }
     const signal = requestSignal(ctx);
-    const handle = async () => {
+    const handle = async (grow?: Grow) => {
       let text: string;
       try {
-        text = await readBody(ctx.req, limitBytes, signal, opts.stallMs ?? DEFAULT_STALL_MS);
+        text = await readBody(ctx.req, limitBytes, signal, opts.stallMs ?? DEFAULT_STALL_MS, grow);
       } catch (err) {
         // The rest of the body is not read: the connection ends with the answer.
         ctx.set('Connection', 'close');
@@ -63,9 +63,37 @@ export function jsonBody(limitBytes: number, json: JsonLimits, opts: { optional?
       ctx.request.body = parsed;
       return next();
     };
-    // A chunked body's size is unknown until read: it counts as the limit.
-    return opts.budget ? opts.budget.admit(length ?? limitBytes, handle, { owner: principalOf(ctx)?.organisation, signal }) : handle();
+    const budget = opts.budget;
+    if (!budget) return handle();
+    const hold = { owner: principalOf(ctx)?.organisation, signal };
+    if (length !== undefined) return budget.admit(length, () => handle(), hold);
+    // A chunked body's size is unknown until read: it is read without the budget up to the inline
+    // threshold (a small one, most of them, never waits behind large bodies, issue 47); past it,
+    // the read pauses until the budget holds the limit for it, until the request is answered.
+    let release: (() => void) | undefined;
+    // Room granted after the request ended (a read error while waiting) is given back at once.
+    let ended = false;
+    const grow: Grow = {
+      threshold: budget.inlineBytes,
+      room: () =>
+        new Promise<void>((granted, refused) => {
+          const held = () => (ended ? Promise.resolve() : new Promise<void>((r) => { release = r; granted(); }));
+          budget.hold(limitBytes, held, hold).catch(refused);
+        }),
+    };
+    try {
+      return await handle(grow);
+    } finally {
+      ended = true;
+      release?.();
+    }
   };
+}
+
+/** A body read that asks for room in the budget once it passes `threshold` bytes. */
+interface Grow {
+  threshold: number;
+  room: () => Promise<void>;
 }
 
 /** Bytes a body must bring in each stall window (a sender slower than this per BODY_STALL_MS is cut off). */
@@ -78,7 +106,7 @@ const DEFAULT_STALL_MS = 3000;
  * client left). Whoever gives up on the body answers with `Connection: close`, so the rest of a
  * slow sender's body is never read: the connection ends with the answer.
  */
-function readBody(req: IncomingMessage, limit: number, signal: AbortSignal | undefined, stallMs: number): Promise<string> {
+function readBody(req: IncomingMessage, limit: number, signal: AbortSignal | undefined, stallMs: number, grow?: Grow): Promise<string> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -92,8 +120,10 @@ function readBody(req: IncomingMessage, limit: number, signal: AbortSignal | und
     let size = 0;
     let done = false;
     let sinceCheck = 0;
+    // While paused for room in the budget, the body is not stalled: we are not reading it.
+    let waitingForRoom = false;
     const stall = setInterval(() => {
-      if (sinceCheck < STALL_WINDOW_BYTES) finish(new HttpError('request_timeout', `The body brought less than ${STALL_WINDOW_BYTES} bytes in ${stallMs} ms.`));
+      if (!waitingForRoom && sinceCheck < STALL_WINDOW_BYTES) finish(new HttpError('request_timeout', `The body brought less than ${STALL_WINDOW_BYTES} bytes in ${stallMs} ms.`));
       sinceCheck = 0;
     }, stallMs);
     const finish = (err?: unknown, value?: string) => {
@@ -118,6 +148,20 @@ function readBody(req: IncomingMessage, limit: number, signal: AbortSignal | und
         return;
       }
       chunks.push(chunk);
+      if (grow && size > grow.threshold) {
+        const room = grow.room;
+        grow = undefined;
+        waitingForRoom = true;
+        req.pause();
+        room().then(
+          () => {
+            waitingForRoom = false;
+            sinceCheck = STALL_WINDOW_BYTES;
+            req.resume();
+          },
+          (err: unknown) => finish(err),
+        );
+      }
     };
     const onEnd = () => {
       // One chunk (most bodies) is used as it is; isUtf8 checks without decoding twice.

@@ -101,6 +101,17 @@ describe('the API body budget across organisations', () => {
     expect(await post(orgA, 300 * 1024, true)).toEqual({ status: 400, code: 'account_failed_validation' });
   });
 
+  it("another organisation's small chunked body is read at once while a stalled 10 MiB body holds the budget, not counted as the limit (issue 47)", async () => {
+    const a = stalled(orgA);
+    await new Promise((r) => setTimeout(r, 100));
+    const order: string[] = [];
+    const chunked = post(orgB, 90, true).then((r) => (order.push('chunked'), r));
+    await a.answer.then(() => order.push('stalled cut off'));
+    expect(await chunked).toEqual({ status: 400, code: 'account_failed_validation' });
+    // Before, the chunked body counted as 10 MiB and waited until the stalled one was cut off.
+    expect(order).toEqual(['chunked', 'stalled cut off']);
+  });
+
   it("a client that leaves mid-body releases its organisation's share at once", async () => {
     const a = stalled(orgA);
     await new Promise((r) => setTimeout(r, 200));
