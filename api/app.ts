@@ -2,6 +2,7 @@ import Koa from 'koa';
 import type { AppDeps } from './deps';
 import { errorHandler } from '../http/middleware/errors';
 import { observe, securityHeaders } from '../http/middleware/observe';
+import { jsonResponse } from '../http/middleware/jsonResponse';
 import { requestTimeout } from '../http/middleware/timeout';
 import { allowedMethods } from '../http/middleware/allowedMethods';
 import { apiRouter } from './router';
@@ -17,6 +18,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true; // errors are logged by errorHandler, once, with the request id
   app.use(errorHandler(deps.log));
   app.use(observe(deps.log, deps.metrics));
+  app.use(jsonResponse());
   app.use(securityHeaders());
   app.use(requestTimeout(deps.config.http.requestTimeoutMs));
 

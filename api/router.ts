@@ -42,7 +42,7 @@ export function apiRouter(deps: AppDeps): Router {
     const chain: Middleware[] = [
       ...(op.open ? [] : [authenticate]),
       ...(op.errors ? [errorShape(op.errors)] : []),
-      ...(op.body ? [jsonBody(config.http.bodyLimitBytes, { budget: bodyBudget })] : []),
+      ...(op.body ? [jsonBody(config.http.bodyLimitBytes, config.http.json, { budget: bodyBudget, stallMs: config.http.bodyStallMs })] : []),
       op.handler(routed),
     ];
     r[op.method](routeOf(op), ...chain);

@@ -75,7 +75,7 @@ const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before the 
 export const COMMON_RESPONSES = {
   NotAuthenticated: json(errorSchema(codesOf('not_authenticated', 'authentication_failed')), 'Missing credentials (`not_authenticated`), or an invalid, tampered, expired or revoked token (`authentication_failed`).', CHALLENGE_HEADER),
   MethodNotAllowed: json(errorSchema(codesOf('method_not_allowed')), 'The path exists, not with this method (every path answers so; `OPTIONS` answers 200 with `Allow`).', ALLOW_HEADER),
-  PayloadTooLarge: json(errorSchema(codesOf('payload_too_large')), 'The body is larger than the configured limit (BODY_LIMIT, default 10 MB).'),
+  PayloadTooLarge: json(errorSchema(codesOf('payload_too_large')), 'The body is larger than the configured limit (BODY_LIMIT, default 10 MB), or parses to more values, deeper nesting or more members of one object than the JSON bounds allow (JSON_MAX_VALUES, JSON_MIN_BYTES_PER_VALUE, JSON_MAX_DEPTH, JSON_MAX_KEYS); checked before the body is parsed.'),
   UnsupportedMediaType: json(errorSchema(codesOf('unsupported_media_type')), 'The body is not application/json.'),
   Throttled: json(errorSchema(codesOf('throttled')), "The organisation's rate limit is used up (RATE_LIMIT_PER_MINUTE per API replica).", RETRY_AFTER),
   InternalError: json(errorSchema(codesOf('internal_error')), 'A bug of ours; the request id (X-Request-Id) finds it in the logs.'),

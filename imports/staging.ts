@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { AccountValidator, Issue } from '../account/validator';
 import type { Account } from '../account/schema';
 import { DomainError } from '../lib/errors';
-import { findProcess, findProcessWithPayload, type ImportProcess, insertFirstRun, insertRow, restage, upsertRun } from './store';
+import { type JsonLimits, parseBounded } from '../lib/jsonBounds';
+import { findProcess, getPayloadText, type ImportProcess, insertFirstRun, insertRow, restage, upsertRun } from './store';
 import { accountFailedValidation, IMPORT_PROCESS, type ImportServiceDeps, newRun, refuseBusy, refuseImported, startRun, storeUnderLock } from './service';
 
 /**
@@ -77,6 +78,13 @@ export interface ProcessRequest {
   operationsTeamName?: string;
 }
 
+/** How process reads a stored payload back: the API's body budget and JSON bounds (platform/http/processStaged.ts). */
+export interface StoredPayloadReader {
+  json: JsonLimits;
+  /** Runs `read` once the budget has room for `bytes` (null: unknown size), holding it until `read` settles. */
+  admit<T>(bytes: number | null, read: () => Promise<T>): Promise<T>;
+}
+
 /** Staged data that changed under a process this many times in a row answers 409. */
 const MAX_PROCESS_ATTEMPTS = 3;
 
@@ -93,20 +101,26 @@ export const importProcessDoesNotExist = () =>
  * import_process_does_not_exist), already imported (400), a run under way (409). The caller has
  * checked the grant (a supplier outside it answers as one without the import process).
  */
-export async function processStaged(deps: ImportServiceDeps, validator: AccountValidator, req: ProcessRequest): Promise<{ warnings: Issue[]; process: ImportProcess }> {
+export async function processStaged(deps: ImportServiceDeps, validator: AccountValidator, req: ProcessRequest, reader: StoredPayloadReader): Promise<{ warnings: Issue[]; process: ImportProcess }> {
   for (let attempt = 0; attempt < MAX_PROCESS_ATTEMPTS; attempt++) {
-    const found = await findProcessWithPayload(deps.db, req.importSupplier, req.externalAccountNumber);
+    const found = await findProcess(deps.db, req.importSupplier, req.externalAccountNumber);
     if (!found) throw importProcessDoesNotExist();
-    refuseBusy(found.process);
-    const payload = found.payload as Record<string, unknown>;
-    const account = req.operationsTeamName === undefined ? payload : { ...payload, operations_team_name: req.operationsTeamName };
-    const outcome = await validator.validate({ payload: account, task_params: { is_dry_run: req.dryRun } }, { mode: 'create' });
+    refuseBusy(found);
+    // Read back as a body arrives (issue 47): within the body budget for its stored size, and
+    // parsed within the JSON bounds; the parsed payload is held until its run is stored. Read
+    // after the row: an update landing between the two reads fails the check under the lock.
+    const outcome = await reader.admit(found.payloadBytes, async () => {
+      const text = await getPayloadText(deps.db, found.id);
+      const payload = (text === null ? null : parseBounded(text, reader.json)) as Record<string, unknown>;
+      const account = req.operationsTeamName === undefined ? payload : { ...payload, operations_team_name: req.operationsTeamName };
+      return validator.validate({ payload: account, task_params: { is_dry_run: req.dryRun } }, { mode: 'create' });
+    });
     if (!outcome.ok) throw validationFailure(outcome.errors, 'import_process_failed_validation');
     const run = newRun(outcome);
     const process = await storeUnderLock(deps.db, run, async (trx, existing) => {
       if (!existing) throw importProcessDoesNotExist();
       refuseBusy(existing);
-      if (existing.run !== found.process.run || existing.modifiedAt !== found.process.modifiedAt) return null;
+      if (existing.run !== found.run || existing.modifiedAt !== found.modifiedAt) return null;
       return upsertRun(trx, existing, run);
     });
     if (process) {

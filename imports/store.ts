@@ -218,10 +218,14 @@ export async function lockProcessWith<K extends string>(trx: Knex, id: string, e
   return { process: toModel(row), extra: Object.fromEntries(Object.keys(extra).map((k) => [k, row[k as K]])) as Record<K, unknown> };
 }
 
-/** The import process of an account with its stored payload (null once retention dropped it), in one statement. */
-export async function findProcessWithPayload(db: Knex, importSupplier: string, externalAccountNumber: string): Promise<{ process: ImportProcess; payload: unknown } | null> {
-  const row = (await select(db).select('payload').where({ import_supplier: importSupplier, external_account_number: externalAccountNumber }).first()) as (Row & { payload: unknown }) | undefined;
-  return row ? { process: toModel(row), payload: row.payload } : null;
+/**
+ * The stored payload as the JSON text PostgreSQL holds (null once retention dropped it), for a
+ * caller that parses it within the bounds a body is held to (lib/jsonBounds.ts parseBounded):
+ * the driver would parse it unbounded.
+ */
+export async function getPayloadText(db: Knex, id: string): Promise<string | null> {
+  const row = (await db('import_processes').select(db.raw('payload::text AS payload')).where({ id }).first()) as { payload: string | null } | undefined;
+  return row?.payload ?? null;
 }
 
 export async function getPayload(db: Knex, id: string): Promise<unknown> {

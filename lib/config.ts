@@ -75,6 +75,21 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 }
 
 /** Parses sizes like "10mb", "512kb", "1048576". */
+/**
+ * The JSON bounds (docs/security.md "What a body may parse to"): the largest generated accounts
+ * reach 9,662 values, depth 11 (12 in the envelope) and 65 keys in one object, at ~21 bytes per
+ * value; the defaults leave room for accounts far past those and for free-form values.
+ */
+function jsonBoundsOf(env: Env) {
+  return {
+    maxValues: int(env, 'JSON_MAX_VALUES', 500_000, 1000),
+    maxDepth: int(env, 'JSON_MAX_DEPTH', 64, 16, 10_000),
+    maxKeys: int(env, 'JSON_MAX_KEYS', 2_000, 100),
+    /** Values one body may carry per byte at most (one per this many bytes, plus 10,000): the heap a body takes stays proportional to its bytes, which is what the body budget counts. */
+    minBytesPerValue: int(env, 'JSON_MIN_BYTES_PER_VALUE', 8, 1, 1000),
+  };
+}
+
 function bytes(env: Env, name: string, fallback: number): number {
   const v = env[name];
   if (v === undefined || v === '') return fallback;
@@ -272,6 +287,10 @@ export function loadConfig(env: Env = process.env) {
       /** Bytes of request bodies above 256 KiB one API process holds at once (http/middleware/jsonBody.ts). */
       bodyBudgetBytes: bytes(env, 'API_BODY_BUDGET', 16 * 1024 * 1024),
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000),
+      /** A body read that brings less than 64 KiB in this time is cut off (http/middleware/jsonBody.ts). */
+      bodyStallMs: int(env, 'BODY_STALL_MS', 3000, 100, 60_000),
+      /** What one JSON body (or a payload read back) may parse to, checked before it is parsed (lib/jsonBounds.ts; docs/security.md gives the measurement). */
+      json: jsonBoundsOf(env),
       /** HTTPS instead of HTTP: the certificate (PEM, its chain after it) and key of the listener (API_TLS_CERT, API_TLS_KEY). */
       tls: apiTls(env),
     },

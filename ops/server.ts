@@ -16,6 +16,8 @@ import { buildOpsOpenApiDocument } from './openapi';
 import { importsWithError, supplierCodes } from './store';
 import { affectedItem, buildSummary, buildTranche, importRecord, TemporalLinks } from './summary';
 import { jsonBody } from '../http/middleware/jsonBody';
+import { jsonResponse } from '../http/middleware/jsonResponse';
+import type { JsonLimits } from '../lib/jsonBounds';
 import type { DeployStatus } from '../deploys/status';
 import { MAX_TRANCHE_NUMBERS, type Builds } from './schema';
 
@@ -28,6 +30,13 @@ import { MAX_TRANCHE_NUMBERS, type Builds } from './schema';
 
 /** The body of POST /api/tranche: 100,000 numbers of up to 128 characters, quoted. */
 const TRANCHE_BODY_LIMIT = 16 * 1024 * 1024;
+/**
+ * What that body may parse to, from its shape (an object of two fields, one an array of strings):
+ * with room for a body slightly off that shape to be answered 400 naming what is wrong; a body of
+ * 16 MiB of anything else (millions of empty objects, deep nesting) is refused before it
+ * is parsed in the API's process (413 payload_too_large).
+ */
+const TRANCHE_JSON: JsonLimits = { maxValues: MAX_TRANCHE_NUMBERS + 1_000, maxDepth: 4, maxKeys: 16, minBytesPerValue: 1 };
 
 /** The body of POST /api/tranche, checked (400 validation_error naming what is wrong). */
 function trancheBody(body: unknown): { import_supplier: string; external_account_numbers: string[] } {
@@ -115,6 +124,7 @@ export function createOpsApp(deps: OpsDeps): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true;
   app.use(errorHandler(deps.log));
+  app.use(jsonResponse());
   app.use(securityHeaders());
   app.use((ctx, next) => {
     // Unlike the JSON API, a page: it loads its own files (and uPlot sets element styles from script).
@@ -141,7 +151,7 @@ export function createOpsApp(deps: OpsDeps): Koa {
   });
   // The progress of a tranche: the account numbers of its book (the page reads them from the book
   // the operator picks), counted by import status. A read: nothing is stored.
-  r.post('/api/tranche', jsonBody(TRANCHE_BODY_LIMIT), async (ctx) => {
+  r.post('/api/tranche', jsonBody(TRANCHE_BODY_LIMIT, TRANCHE_JSON), async (ctx) => {
     params(ctx.query, []);
     const b = trancheBody(ctx.request.body);
     const supplier = (await supplierParam(db, b.import_supplier))!;

@@ -58,6 +58,7 @@ export async function createImportWorker(o: {
       metrics: o.metrics,
       mail,
       payloadBudget: new PayloadBudget(config.worker.payloadBudgetBytes),
+      json: config.http.json,
       reachesDatabase: o.reachesDatabase,
     }),
     maxConcurrentActivities: config.worker.maxConcurrentActivities,

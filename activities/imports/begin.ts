@@ -1,7 +1,6 @@
-import { getPayload } from '../../imports/store';
 import type { ImportRef, StepDeps } from './context';
 import { startRun, type StartOutcome } from './start';
-import { needsRevalidation, validatePayload } from './validate';
+import { needsRevalidation, readPayload, validatePayload } from './validate';
 
 /**
  * The start of a run and its re-validation, one local activity (workflows taking the
@@ -16,7 +15,7 @@ export async function beginImport(deps: StepDeps, ref: ImportRef): Promise<Start
   const begun = await startRun(deps, ref);
   if (begun.outcome !== 'ok') return begun;
   if (await needsRevalidation(deps, begun.process)) {
-    const validate = async () => validatePayload(deps, await getPayload(deps.db, ref.importProcessId));
+    const validate = async () => validatePayload(deps, await readPayload(deps, ref.importProcessId));
     await (deps.payloadBudget ? deps.payloadBudget.admit(begun.process.payloadBytes, validate) : validate());
   } else {
     deps.metrics?.importValidations.inc({ outcome: 'skipped' });

@@ -7,6 +7,7 @@ import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { enqueueEvents, EventSchemaError, type NewEvent } from '../../events/outbox';
 import { getProcessById, type ImportProcess, type ImportStatus, transitionStatement, type Transition } from '../../imports/store';
 import type { EventScope } from '../../imports/events';
+import type { JsonLimits } from '../../lib/jsonBounds';
 import type { PayloadBudget } from '../../lib/payloadBudget';
 
 /** What the import's activities need; the worker wires it (docs/spec/STYLE.md #3). */
@@ -18,6 +19,8 @@ export interface ActivityDeps {
   metrics?: Metrics;
   /** Bounds the large payloads held at once (worker/main.ts); absent: every payload is read at once. */
   payloadBudget?: PayloadBudget;
+  /** The bounds a stored payload is parsed within when read back for validation, as a body is (lib/jsonBounds.ts); absent: parsed unbounded. */
+  json?: JsonLimits;
   now?: () => Date;
 }
 

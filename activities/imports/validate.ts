@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { IMPORT_FAILURE } from '../../lib/failureCodes';
-import { getPayload, type ImportProcess } from '../../imports/store';
+import { getPayload, getPayloadText, type ImportProcess } from '../../imports/store';
+import { JsonBoundsError, parseBounded } from '../../lib/jsonBounds';
 import type { ImportRef, StepDeps } from './context';
 
 /** How many issues the failure's message names (all of them: the validate operation). */
@@ -8,8 +9,24 @@ const MAX_DETAIL_ISSUES = 10;
 
 /** Re-validates the stored payload with today's rules and reference data. */
 export async function validateImport(deps: StepDeps, ref: ImportRef): Promise<void> {
-  const payload = await getPayload(deps.db, ref.importProcessId);
-  await validatePayload(deps, payload);
+  await validatePayload(deps, await readPayload(deps, ref.importProcessId));
+}
+
+/**
+ * The stored payload, read back within the bounds a body arriving over HTTP is held to (issue 47):
+ * a payload past them (stored before the bounds) fails the run as a validation failure naming
+ * `payload_too_large`, non-retryable, instead of filling the worker's heap on every retry.
+ */
+export async function readPayload(deps: StepDeps, importProcessId: string): Promise<unknown> {
+  if (!deps.json) return getPayload(deps.db, importProcessId);
+  const text = await getPayloadText(deps.db, importProcessId);
+  if (text === null) return null;
+  try {
+    return parseBounded(text, deps.json);
+  } catch (err) {
+    if (err instanceof JsonBoundsError) throw validationFailure([{ code: 'payload_too_large', attr: '' }]);
+    throw err;
+  }
 }
 
 /**

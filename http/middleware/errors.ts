@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../../lib/logger';
 import { HttpError, httpErrorOf } from '../errors';
 import { DomainError } from '../../lib/errors';
+import { JsonBoundsError } from '../../lib/jsonBounds';
 import { isUnstorableText } from '../../db/pgErrors';
 import { shapeOf } from './errorShape';
 
@@ -16,6 +17,8 @@ import { shapeOf } from './errorShape';
 export function answerFor(err: unknown, method: string): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof DomainError) return httpErrorOf(err);
+  // A payload read back from the database past the bounds a body is held to (imports/staging.ts).
+  if (err instanceof JsonBoundsError) return new HttpError('payload_too_large', err.message);
   if (isUnstorableText(err)) {
     return method === 'GET' || method === 'HEAD'
       ? new HttpError('not_found', 'Not found.')

@@ -2,7 +2,10 @@ import { v1AccountErrorBody } from '../../http/middleware/errorShape';
 import { assertObject } from '../../http/middleware/jsonBody';
 import { common, json, ref, security } from '../../http/openapi';
 import { operation } from '../../http/operation';
-import { canAccessSupplier } from '../../http/principal';
+import { canAccessSupplier, principalOf } from '../../http/principal';
+import { requestSignal } from '../../http/middleware/timeout';
+import type { JsonLimits } from '../../lib/jsonBounds';
+import type { PayloadBudget } from '../../lib/payloadBudget';
 import { bodyChecker } from '../../http/validation';
 import type { ImportDeps } from '../../imports/http/create';
 import { importServiceDeps } from '../../imports/service';
@@ -20,7 +23,7 @@ export const processStagedOperation = operation({
   path: '/v1/data-import/account-import-process/process/',
   errors: v1AccountErrorBody,
   body: true,
-  handler: (deps: ImportDeps) => async (ctx) => {
+  handler: (deps: ImportDeps & { bodyBudget: PayloadBudget; config: { http: { json: JsonLimits } } }) => async (ctx) => {
     assertObject(ctx.request.body);
     const b = checkProcessBody(ctx.request.body);
     ctx.state.logContext = { importSupplier: b.import_supplier_code, externalAccountNumber: b.external_account_number };
@@ -30,6 +33,9 @@ export const processStagedOperation = operation({
       externalAccountNumber: b.external_account_number,
       dryRun: b.dry_run ?? false,
       operationsTeamName: b.operations_team_name,
+    }, {
+      json: deps.config.http.json,
+      admit: (bytes, read) => deps.bodyBudget.admit(bytes, read, { owner: principalOf(ctx)?.organisation, signal: requestSignal(ctx) }),
     });
     ctx.state.logContext = { ...ctx.state.logContext, workflowId: process.workflowId, run: process.run };
     // Scheduled, as a v2 create: the account number follows with the transfer status (COMPLETED).

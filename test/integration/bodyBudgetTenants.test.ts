@@ -20,7 +20,7 @@ describe('the API body budget across organisations', () => {
   let orgB: string;
 
   beforeAll(async () => {
-    s = await startStack({ worker: false, relay: false, env: { REQUEST_TIMEOUT_MS: '3000' } });
+    s = await startStack({ worker: false, relay: false, env: { REQUEST_TIMEOUT_MS: '3000', BODY_STALL_MS: '1500' } });
     server = createApiServer(s.config.http, s.app.callback()) as http.Server;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
@@ -88,6 +88,27 @@ describe('the API body budget across organisations', () => {
     expect(await post(orgB, 300 * 1024, true)).toEqual({ status: 400, code: 'account_failed_validation' });
     expect(await post(orgA, 300 * 1024)).toEqual({ status: 400, code: 'account_failed_validation' });
     expect(await post(orgA, 300 * 1024, true)).toEqual({ status: 400, code: 'account_failed_validation' });
+  });
+
+  it('a stalled body is cut off after BODY_STALL_MS, long before the request timeout, and its share released (issue 47)', async () => {
+    const t0 = Date.now();
+    const a = stalled(orgA);
+    const text = await a.answer;
+    expect(text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(text).toContain('"code":"request_timeout"');
+    // 1.5 s of stall allowed; the request timeout (3 s) would have come later.
+    expect(Date.now() - t0).toBeLessThan(2_700);
+    expect(await post(orgA, 300 * 1024, true)).toEqual({ status: 400, code: 'account_failed_validation' });
+  });
+
+  it("another organisation's small chunked body is read at once while a stalled 10 MiB body holds the budget, not counted as the limit (issue 47)", async () => {
+    const a = stalled(orgA);
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    expect(await post(orgB, 90, true)).toEqual({ status: 400, code: 'account_failed_validation' });
+    // Before, the chunked body counted as 10 MiB and waited until the stalled one was cut off (1.4 s).
+    expect(Date.now() - t0).toBeLessThan(700);
+    await a.answer;
   });
 
   it("a client that leaves mid-body releases its organisation's share at once", async () => {

@@ -317,6 +317,11 @@ describe('the JSON behind the operations page', () => {
       const bad = await ops().post('/api/tranche').send(body);
       expect([bad.status, bad.body.code]).toEqual([400, 'validation_error']);
     }
+    // What a body parses to is bounded by the tranche's shape, before it is parsed (issue 47).
+    const empties = await ops().post('/api/tranche').set('content-type', 'application/json').send(`{"import_supplier":"DEMO_ENERGY","external_account_numbers":[${'{},'.repeat(200_000)}{}]}`);
+    expect([empties.status, empties.body.code]).toEqual([413, 'payload_too_large']);
+    const deep = await ops().post('/api/tranche').set('content-type', 'application/json').send(`{"external_account_numbers":${'['.repeat(5_000)}${']'.repeat(5_000)}}`);
+    expect([deep.status, deep.body.code]).toEqual([413, 'payload_too_large']);
     const unreadable = await ops().post('/api/tranche').set('content-type', 'application/json').send('{');
     expect([unreadable.status, unreadable.body.code]).toEqual([400, 'parse_error']);
     const unknown = await ops().post('/api/tranche').send({ import_supplier: 'NOPE', external_account_numbers: ['J-1'] });

@@ -3,7 +3,9 @@
  * (lib/payloadBudget.ts): the run's size recorded with the payload, the lock that reads small
  * payloads in the same statement, and the begin and create steps waiting for room.
  */
+import { ApplicationFailure } from '@temporalio/common';
 import { createActivities, ImportRef } from '../../activities/imports';
+import { IMPORT_FAILURE } from '../../lib/failureCodes';
 import { ReferenceDataCache } from '../../account/referenceDataCache';
 import { databaseValidator } from '../../suppliers/databaseValidator';
 import { getProcessById, lockProcessForWrite } from '../../imports/store';
@@ -39,6 +41,18 @@ describe('payload budget', () => {
   }
 
   const activities = (budget: PayloadBudget) => stepActivities(s, 'budget', { payloadBudget: budget });
+
+  it('reads a stored payload back within the JSON bounds: one past them fails its run, non-retryable, naming payload_too_large (issue 47)', async () => {
+    const ref = await newRun();
+    const json = { maxValues: 100, maxDepth: 64, maxKeys: 2000, minBytesPerValue: 8 };
+    const acts = createActivities({ db: t.db, validator: databaseValidator({ db: t.db, cache }), subjectPrefix: 'budget', log: silentLog, json });
+    const failure = await acts.validateImport(ref).then(() => null, (e: unknown) => e as ApplicationFailure);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: IMPORT_FAILURE.validation, nonRetryable: true, details: [[{ code: 'payload_too_large', attr: '' }]] });
+    // Within the bounds, the same payload validates.
+    const roomy = createActivities({ db: t.db, validator: databaseValidator({ db: t.db, cache }), subjectPrefix: 'budget', log: silentLog, json: { ...json, maxValues: 500_000 } });
+    await expect(roomy.validateImport(ref)).resolves.toBeUndefined();
+  });
 
   it('records the size of the stored payload in bytes', async () => {
     const ref = await newRun();

@@ -10,9 +10,13 @@ import { uniqueAccount } from '../support/fixtures';
 import { documentAjv, responseValidator } from '../support/openapiDocument';
 import { createSupplier, updateSupplier } from '../../suppliers/store';
 import { databaseValidator, SUPPLIER_CACHE_MS } from '../../suppliers/databaseValidator';
-import { processStaged, stageAccount } from '../../imports/staging';
+import { processStaged, stageAccount, type StoredPayloadReader } from '../../imports/staging';
+import { loadConfig } from '../../lib/config';
 import { UnstartedRunSweeper } from '../../imports/sweeper';
 import type { AccountValidator } from '../../account/validator';
+
+/** process's read-back without a budget: these tests are about the run it stores. */
+const direct: StoredPayloadReader = { json: loadConfig({}).http.json, admit: (_bytes, read) => read() };
 
 jest.setTimeout(180_000);
 
@@ -298,7 +302,7 @@ describe('the platform v1 staged import on the real servers', () => {
       const external = s.ext('SWEPT');
       await stageAccount(s.t.db, validator(), uniqueAccount(external));
       const down = { workflow: { start: async () => Promise.reject(new Error('Temporal is down')) } } as unknown as Client;
-      const { process } = await processStaged(deps(down), validator(), req(external));
+      const { process } = await processStaged(deps(down), validator(), req(external), direct);
       expect(process).toMatchObject({ status: 'PENDING', run: 1, workflowRunId: null });
       const sweeper = new UnstartedRunSweeper({ db: s.t.db, temporal: s.client, taskQueue: s.taskQueue, log: silentLog, graceSeconds: 0 });
       expect(await sweeper.sweep()).toBeGreaterThanOrEqual(1);
@@ -321,7 +325,7 @@ describe('the platform v1 staged import on the real servers', () => {
           return out;
         },
       };
-      const { process } = await processStaged(deps(), racing, req(external));
+      const { process } = await processStaged(deps(), racing, req(external), direct);
       expect(process.run).toBe(1);
       // The first attempt found the row changed under its lock: the newer data was validated again.
       expect(validations).toBe(2);

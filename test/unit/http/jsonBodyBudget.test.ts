@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { jsonBody } from '../../../http/middleware/jsonBody';
+import { loadConfig } from '../../../lib/config';
 import { PayloadBudget } from '../../../lib/payloadBudget';
 
 /** A server whose handler waits for `release` after recording the body's size. */
@@ -9,7 +10,7 @@ async function server(budget: PayloadBudget) {
   const seen: number[] = [];
   const gates: Array<() => void> = [];
   const app = new Koa();
-  app.use(jsonBody(1000, { budget }));
+  app.use(jsonBody(1000, loadConfig({}).http.json, { budget }));
   app.use(async (ctx) => {
     seen.push(JSON.stringify(ctx.request.body).length);
     await new Promise<void>((r) => gates.push(r));
