@@ -6,7 +6,9 @@ import { insertAccount, newAccountNumber, type Account } from '../../db/stores/a
 import { DigestFiller } from '../../imports/digestFiller';
 import { createLogger } from '../../lib/logger';
 import { createMetrics } from '../../lib/metrics';
+import { buildSummary } from '../../ops/summary';
 import { createTestDatabase, TestDatabase } from '../support/db';
+import { runCli } from '../unit/cli/runCli';
 
 const EXAMPLE_PATH = path.join(__dirname, '../../examples/account-dual-fuel.json');
 
@@ -65,11 +67,20 @@ describe('digest filler with a poison account', () => {
     // Set aside, it is taken by no pass.
     await filler.drain();
     expect((await listSetAside(t.db))[0]!.attempts).toBe(3);
+    // Counted on the operations page and named by the operator command.
+    const summary = await buildSummary(t.db, { supplier: null, hours: 1, temporal: { uiUrl: 'http://ui', namespace: 'default' } });
+    expect(summary.set_aside).toEqual({ digest: 1 });
+    const listed = await runCli(['set-aside', 'list', '--json'], { APP_ENV: 'test', DATABASE_URL: t.url });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ queue: 'digest', id: ids.get('POISON'), externalAccountNumber: 'POISON', attempts: 3 })]);
+    expect((await runCli(['set-aside', 'retry'], { APP_ENV: 'test', DATABASE_URL: t.url })).code).toBe(1);
   });
 
   it('takes a set-aside account again once an operator fixed and retried it', async () => {
     await t.db.raw('DROP TRIGGER poison_digest ON accounts');
-    expect(await retrySetAside(t.db, [ids.get('POISON')!])).toEqual([ids.get('POISON')]);
+    const retried = await runCli(['set-aside', 'retry', String(ids.get('POISON'))], { APP_ENV: 'test', DATABASE_URL: t.url });
+    expect(retried).toMatchObject({ code: 0, stdout: `put back on the digest queue: ${ids.get('POISON')}\n` });
+    expect(await retrySetAside(t.db, null)).toEqual([]);
     expect(await setAsideCount(t.db)).toBe(0);
     await new DigestFiller({ db: t.db, log: createLogger({ level: 'silent', name: 'test' }) }).drain();
     expect(await stored('POISON')).toMatch(new RegExp(`^${digestForm()}:sha256:`));
