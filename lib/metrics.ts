@@ -55,10 +55,30 @@ export function createMetrics(component: string) {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, importTransitions, importValidations, eventsPublished, publishFailures, relayStepDowns, relayLag, ...retentionMetrics(registry) };
+  return { registry, httpRequests, httpDuration, importTransitions, importValidations, eventsPublished, publishFailures, relayStepDowns, relayLag, ...retentionMetrics(registry), ...queueMetrics(registry) };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Items of a queue several processes share that failed an attempt, and those set aside after their
+ * last (issue 47: a poison item never stops anyone else; docs/operations.md "Set-aside queue items").
+ */
+function queueMetrics(registry: client.Registry) {
+  const queueItemFailures = new client.Counter({
+    name: 'data_import_queue_item_failures_total',
+    help: 'Attempts at a shared queue item that failed with an error, by queue (digest)',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+  });
+  const queueItemsSetAside = new client.Counter({
+    name: 'data_import_queue_items_set_aside_total',
+    help: 'Shared queue items this process set aside after their last attempt (named by `data-import set-aside list`), by queue (digest)',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+  });
+  return { queueItemFailures, queueItemsSetAside };
+}
 
 /** What retention (maintenance/retention.ts) pruned, and what it still holds, by kind. */
 function retentionMetrics(registry: client.Registry) {

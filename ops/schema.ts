@@ -73,6 +73,14 @@ export const SummarySchema = Type.Object(
       },
       Strict,
     ),
+    set_aside: Type.Object(
+      { digest: Count },
+      {
+        ...Strict,
+        description:
+          'Items of the queues the workers share set aside after their last attempt, by queue (all suppliers): named by `data-import set-aside list` (docs/operations.md "Set-aside queue items").',
+      },
+    ),
     temporal: Type.Object({ ui_url: Type.String(), namespace: Type.String() }, Strict),
   },
   { ...Strict, $id: 'OpsSummary' },

@@ -101,7 +101,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   const sweeper = new UnstartedRunSweeper({ db, temporal: client, taskQueue: config.temporal.taskQueue, log });
   sweeper.start();
   // The stored digests of the accounts the creates queued (docs/bulk-migration.md, "Stored digests").
-  const digestFiller = new DigestFiller({ db, log: log.child({ part: 'digests' }) });
+  const digestFiller = new DigestFiller({ db, log: log.child({ part: 'digests' }), metrics });
   digestFiller.start();
   const { scheduleMinutes, ...retention } = config.retention;
   await ensureMaintenanceSchedule(client, { taskQueue: config.temporal.taskQueue, intervalMinutes: scheduleMinutes, settings: retention, log }).catch((err) =>

@@ -14,6 +14,7 @@ import * as maintenance from './maintenance';
 import * as emails from './emails';
 import * as deploy from './deploy';
 import * as replay from './replay';
+import * as setAside from './setAside';
 
 /** Each command module registers one group of subcommands on the program. */
 export type RegisterCommand = (program: Command) => void;
@@ -34,4 +35,5 @@ export const commandModules: RegisterCommand[] = [
   emails.register,
   deploy.register,
   replay.register,
+  setAside.register,
 ];

@@ -6,6 +6,7 @@ import { accountDigest } from '../../account/canonical';
 import { validationRulesFiles, validationRulesVersion } from '../../account/fingerprint';
 import { hashFiles, sourceClosure } from '../../lib/sourceHash';
 import { loadAccountsByExternal } from './accountStore';
+import { DIGEST_QUEUE_POLICY, recordAttempt, recordFailure, removeDone, setAsideExhausted, type QueuePolicy } from './digestQueue';
 
 /**
  * The digest of each account as stored, kept on its accounts row (migration 0016; docs/bulk-migration.md,
@@ -110,28 +111,17 @@ export async function accountDigests(trx: Knex.Transaction, importSupplier: stri
 export const FILL_BATCH = 500;
 
 /**
- * One pass of the digest filler (the workers' DigestFiller, imports/digestFiller.ts): takes up to
- * `limit` accounts the create queued in account_digest_pending (`FOR UPDATE SKIP LOCKED`: workers
- * share the queue), stores their digests (accountDigests, one read-back for the batch) and removes
- * them from the queue, in one transaction: a filler killed in the middle leaves them queued. An
+ * Stores the digests of these queued accounts (accountDigests, one read-back for them all) and takes
+ * them off the queue, in one transaction: a filler killed in the middle leaves them queued. An
  * account gone meanwhile, or held by a writer, leaves the queue without a digest (the bulk
- * operation computes it when asked). Returns how many it took.
+ * operation computes it when asked).
  */
-export async function fillPendingDigests(db: Knex, limit = FILL_BATCH): Promise<number> {
-  return db.transaction(async (trx) => {
-    const taken = (await trx.raw(
-      `DELETE FROM account_digest_pending WHERE account_id IN (
-         SELECT account_id FROM account_digest_pending ORDER BY account_id LIMIT ? FOR UPDATE SKIP LOCKED)
-       RETURNING account_id`,
-      [limit],
-    )).rows as { account_id: string }[];
-    if (taken.length === 0) return 0;
-    const accounts = (await trx('accounts')
-      .select('import_supplier', 'external_account_number')
-      .whereIn(
-        'id',
-        taken.map((t) => t.account_id),
-      )) as { import_supplier: string; external_account_number: string }[];
+async function fillAccounts(db: Knex, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.transaction(async (trx) => {
+    const taken = await removeDone(trx, ids);
+    if (taken.length === 0) return;
+    const accounts = (await trx('accounts').select('import_supplier', 'external_account_number').whereIn('id', taken)) as { import_supplier: string; external_account_number: string }[];
     const bySupplier = new Map<string, string[]>();
     for (const a of accounts) {
       const list = bySupplier.get(a.import_supplier);
@@ -139,12 +129,57 @@ export async function fillPendingDigests(db: Knex, limit = FILL_BATCH): Promise<
       else bySupplier.set(a.import_supplier, [a.external_account_number]);
     }
     for (const [supplier, externals] of bySupplier) await accountDigests(trx, supplier, externals);
-    return taken.length;
   });
 }
 
-/** Accounts waiting for the digest filler. */
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export interface FillPass {
+  /** Queue rows attempted by this pass. */
+  taken: number;
+  /** Account ids this pass set aside (their attempts reached the bound). */
+  setAside: number[];
+  /** Attempts that failed with an error (not counting those a crash ended). */
+  failed: number;
+}
+
+/**
+ * One pass of the digest filler (the workers' DigestFiller, imports/digestFiller.ts) over the queue
+ * the create fills (account_digest_pending), safe against a poison account (db/stores/digestQueue.ts):
+ * first rows whose last attempt never finished and used up their attempts are set aside; then rows
+ * attempted before are retried one at a time, so an account that fails or kills the process costs
+ * only its own attempts; then up to the rest of `limit` fresh rows are taken as one batch (one
+ * read-back). Each attempt is committed before the work starts. A failed batch is freed for the
+ * row-by-row retry at once.
+ */
+export async function fillPass(db: Knex, limit = FILL_BATCH, policy: QueuePolicy = DIGEST_QUEUE_POLICY): Promise<FillPass> {
+  const out: FillPass = { taken: 0, setAside: await setAsideExhausted(db, policy), failed: 0 };
+  while (out.taken < limit) {
+    const ids = await recordAttempt(db, { limit: 1, retried: true, policy });
+    if (ids.length === 0) break;
+    out.taken += ids.length;
+    await fillAccounts(db, ids).catch(async (err: unknown) => {
+      out.failed++;
+      out.setAside.push(...(await recordFailure(db, ids, reasonOf(err), { again: false, policy })));
+    });
+  }
+  if (out.taken >= limit) return out;
+  const batch = await recordAttempt(db, { limit: limit - out.taken, retried: false, policy });
+  out.taken += batch.length;
+  await fillAccounts(db, batch).catch(async (err: unknown) => {
+    out.failed++;
+    out.setAside.push(...(await recordFailure(db, batch, reasonOf(err), { again: batch.length > 1, policy })));
+  });
+  return out;
+}
+
+/** One pass of the digest filler (fillPass); how many queue rows it attempted. */
+export async function fillPendingDigests(db: Knex, limit = FILL_BATCH, policy: QueuePolicy = DIGEST_QUEUE_POLICY): Promise<number> {
+  return (await fillPass(db, limit, policy)).taken;
+}
+
+/** Accounts waiting for the digest filler (not counting those set aside). */
 export async function pendingDigestCount(db: Knex): Promise<number> {
-  const [{ n }] = (await db('account_digest_pending').count({ n: '*' })) as { n: string }[];
+  const [{ n }] = (await db('account_digest_pending').whereNull('set_aside_at').count({ n: '*' })) as { n: string }[];
   return Number(n);
 }

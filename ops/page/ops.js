@@ -102,6 +102,8 @@
     $('errored-detail').textContent = s.imports.total ? pct(errored / s.imports.total) + ' of all imports' : '\u00a0';
     $('outbox-backlog').textContent = n(s.outbox.backlog);
     $('outbox-backlog').className = 'big' + (s.outbox.backlog ? ' nonzero' : '');
+    $('set-aside').textContent = n(s.set_aside.digest);
+    $('set-aside').className = 'big' + (s.set_aside.digest ? ' nonzero' : '');
     $('relay-lag').textContent = s.outbox.backlog ? duration(s.outbox.oldest_age_seconds) : '0 s';
   }
 
