@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The digest filler's queue (account_digest_pending, migrations 0016 and 0022) as a queue that
+ * The digest filler's queue (account_digest_pending, migrations 0016 and 0023) as a queue that
  * survives a poison item: every attempt is counted and committed before the work, so a process the
  * item kills (a heap OOM reading it back) leaves the count behind, and a row whose attempts reached
  * the bound is set aside with its reason instead of being taken again (docs/operations.md
