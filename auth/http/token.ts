@@ -16,6 +16,7 @@ import type { TokenBucketLimiter } from '../../http/middleware/rateLimit';
 import { json, ref } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { hashSecret } from '../secrets';
+import { checkTokenRequestCost, GRAPHQL_MAX_TOKENS } from './tokenCost';
 import { TokenError, TokenService, IssuedToken, TOKEN_ERRORS, TokenErrorCode } from '../tokens';
 
 /** Token requests and introspection queries are a few kilobytes; nothing bigger is read. */
@@ -136,7 +137,7 @@ export const tokenOperation = operation({
     operationId: 'graphql',
     tags: ['authentication'],
     summary: 'GraphQL: `mutation { obtainKrakenToken(input: {APIKey: "..."}) { token refreshToken refreshExpiresIn payload } }`; also `input: {refreshToken: "..."}`.',
-    description: `Failures are GraphQL errors with extensions.errorCode: ${Object.entries(TOKEN_ERRORS).map(([c, d]) => `${c} (${d})`).join(', ')}. Bodies over ${GRAPHQL_BODY_LIMIT_BYTES} bytes answer 413. Rate limited per client address and per API key or refresh token (AUTH_TOKEN_RATE_LIMIT_PER_MINUTE, default 60, burst 30, per replica): 429 throttled with Retry-After.`,
+    description: `Failures are GraphQL errors with extensions.errorCode: ${Object.entries(TOKEN_ERRORS).map(([c, d]) => `${c} (${d})`).join(', ')}. Bodies over ${GRAPHQL_BODY_LIMIT_BYTES} bytes answer 413. A query of more than ${GRAPHQL_MAX_TOKENS} tokens answers 400 graphql_document_too_costly, one with more than one obtainKrakenToken field (aliases included) 400 graphql_too_many_token_operations, both before anything runs. Rate limited per client address and per API key or refresh token (AUTH_TOKEN_RATE_LIMIT_PER_MINUTE, default 60, burst 30, per replica): 429 throttled with Retry-After.`,
     security: [],
     requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
     responses: {
@@ -162,6 +163,7 @@ function graphqlHandler(tokens: TokenService, log: Logger | undefined, limiter: 
     if (limiter) throttle(limiter, `address:${ctx.ip}`);
     const body = await readText(ctx, limit);
     if (limiter) for (const secret of credentialsOf(body)) throttle(limiter, `credential:${hashSecret(secret)}`);
+    checkTokenRequestCost(queryOf(body));
     const [resBody, init] = await handle({
       method: ctx.method,
       url: ctx.url,
@@ -202,6 +204,15 @@ function credentialsOf(body: string): string[] {
   if (!variables || typeof variables !== 'object') return [];
   const values = Object.values(variables as Record<string, unknown>).flatMap((v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.values(v as Record<string, unknown>) : [v]));
   return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length > 0))].slice(0, 2);
+}
+
+/** The request's query text, or undefined when the body is not a JSON object with one (graphql-http answers those). */
+function queryOf(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { query?: unknown } | null)?.query;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readText(ctx: Context, limit: number): Promise<string> {
