@@ -142,7 +142,7 @@ export const tokenOperation = operation({
     requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
     responses: {
       '200': graphqlJson('Executed; failures of the mutation are in `errors`.'),
-      '400': graphqlJson('Malformed JSON, no query; with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
+      '400': graphqlJson('Malformed JSON, no query; a query over the token limit or with more than one obtainKrakenToken (then the API\'s `{detail, code}` shape: graphql_document_too_costly, graphql_too_many_token_operations); with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
       '406': json(ref('GraphQLResponse'), 'The Accept header admits neither application/graphql-response+json nor application/json.'),
       '413': { $ref: '#/components/responses/PayloadTooLarge' },
       '415': json(ref('GraphQLResponse'), 'The body is not application/json.'),
