@@ -13,7 +13,7 @@ import { createHandler } from 'graphql-http';
 import type { Logger } from '../../lib/logger';
 import { HttpError } from '../../http/errors';
 import type { TokenBucketLimiter } from '../../http/middleware/rateLimit';
-import { json, ref } from '../../http/openapi';
+import { codesOf, json, ref } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { hashSecret } from '../secrets';
 import { checkTokenRequestCost, GRAPHQL_MAX_TOKENS } from './tokenCost';
@@ -142,7 +142,7 @@ export const tokenOperation = operation({
     requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
     responses: {
       '200': graphqlJson('Executed; failures of the mutation are in `errors`.'),
-      '400': graphqlJson('Malformed JSON, no query; a query over the token limit or with more than one obtainKrakenToken (then the API\'s `{detail, code}` shape: graphql_document_too_costly, graphql_too_many_token_operations); with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
+      '400': graphqlOr400('Malformed JSON, no query; a query over the token limit or with more than one obtainKrakenToken (then the API\'s `{detail, code}` shape: graphql_document_too_costly, graphql_too_many_token_operations); with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
       '406': json(ref('GraphQLResponse'), 'The Accept header admits neither application/graphql-response+json nor application/json.'),
       '413': { $ref: '#/components/responses/PayloadTooLarge' },
       '415': json(ref('GraphQLResponse'), 'The body is not application/json.'),
@@ -150,6 +150,17 @@ export const tokenOperation = operation({
     },
   },
 });
+
+/** The 400: GraphQL's own shape, or the API's `{detail, code}` for a query refused by its cost before it runs (tokenCost.ts). */
+function graphqlOr400(description: string) {
+  const refused = {
+    type: 'object',
+    required: ['detail', 'code'],
+    properties: { detail: { type: 'string' }, code: { type: 'string', enum: codesOf('graphql_document_too_costly', 'graphql_too_many_token_operations') } },
+  };
+  const media = { schema: { oneOf: [ref('GraphQLResponse'), refused] } };
+  return { description, content: { 'application/graphql-response+json': media, 'application/json': media } };
+}
 
 /** GraphQL over HTTP answers in the media type the client accepts: application/graphql-response+json when asked for, else application/json. */
 function graphqlJson(description: string) {
