@@ -26,9 +26,22 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 const LOOPBACK_PEER = /^(127\.|::1$|::ffff:127\.)/;
 
 /**
+ * Headers some proxy adds when it forwards a request: the standard Forwarded and Via, every
+ * X-Forwarded-* (For, Host, Proto…), and the single-address ones of nginx (X-Real-IP), Akamai and
+ * Cloudflare (True-Client-IP, CF-Connecting-IP), Fastly and others. A name-based check, because a
+ * proxy we did not list that adds only its own header would otherwise pass as a local client:
+ * any of these present means "not this host's own client".
+ */
+const FORWARDING_HEADER = /^(forwarded|via|x-forwarded-.+|x-real-ip|x-client-ip|x-cluster-client-ip|x-original-forwarded-for|true-client-ip|cf-connecting-ip|fastly-client-ip)$/;
+
+function forwarded(ctx: Context): boolean {
+  return Object.keys(ctx.headers).some((name) => FORWARDING_HEADER.test(name.toLowerCase()));
+}
+
+/**
  * Who may read /metrics (counts by organisation-independent status, but also request volumes and
  * the service's inner state): with METRICS_TOKEN, a request bearing it; without, only a client on
- * this host that no proxy forwarded (a load balancer on the same host adds X-Forwarded-For).
+ * this host that no proxy forwarded (a load balancer on the same host adds one of FORWARDING_HEADER).
  */
 function metricsAllowed(token: string | undefined, ctx: Context): boolean {
   if (token !== undefined) {
@@ -36,7 +49,7 @@ function metricsAllowed(token: string | undefined, ctx: Context): boolean {
     const hash = (v: string) => crypto.createHash('sha256').update(v).digest();
     return crypto.timingSafeEqual(hash(given), hash(token));
   }
-  return LOOPBACK_PEER.test(ctx.req.socket.remoteAddress ?? '') && ctx.get('X-Forwarded-For') === '' && ctx.get('Forwarded') === '';
+  return LOOPBACK_PEER.test(ctx.req.socket.remoteAddress ?? '') && !forwarded(ctx);
 }
 
 /** Liveness (process alive), readiness (every dependency reachable), Prometheus metrics: open to everyone (metrics by token or from this host). */

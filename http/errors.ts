@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   validation_error: 400,
   account_not_found: 400,
   account_has_active_instruction: 400,
+  graphql_document_too_costly: 400,
+  graphql_too_many_token_operations: 400,
   not_authenticated: 401,
   authentication_failed: 401,
   not_found: 404,

@@ -13,9 +13,10 @@ import { createHandler } from 'graphql-http';
 import type { Logger } from '../../lib/logger';
 import { HttpError } from '../../http/errors';
 import type { TokenBucketLimiter } from '../../http/middleware/rateLimit';
-import { json, ref } from '../../http/openapi';
+import { codesOf, json, ref } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { hashSecret } from '../secrets';
+import { checkTokenRequestCost, GRAPHQL_MAX_TOKENS } from './tokenCost';
 import { TokenError, TokenService, IssuedToken, TOKEN_ERRORS, TokenErrorCode } from '../tokens';
 
 /** Token requests and introspection queries are a few kilobytes; nothing bigger is read. */
@@ -136,12 +137,12 @@ export const tokenOperation = operation({
     operationId: 'graphql',
     tags: ['authentication'],
     summary: 'GraphQL: `mutation { obtainKrakenToken(input: {APIKey: "..."}) { token refreshToken refreshExpiresIn payload } }`; also `input: {refreshToken: "..."}`.',
-    description: `Failures are GraphQL errors with extensions.errorCode: ${Object.entries(TOKEN_ERRORS).map(([c, d]) => `${c} (${d})`).join(', ')}. Bodies over ${GRAPHQL_BODY_LIMIT_BYTES} bytes answer 413. Rate limited per client address and per API key or refresh token (AUTH_TOKEN_RATE_LIMIT_PER_MINUTE, default 60, burst 30, per replica): 429 throttled with Retry-After.`,
+    description: `Failures are GraphQL errors with extensions.errorCode: ${Object.entries(TOKEN_ERRORS).map(([c, d]) => `${c} (${d})`).join(', ')}. Bodies over ${GRAPHQL_BODY_LIMIT_BYTES} bytes answer 413. A query of more than ${GRAPHQL_MAX_TOKENS} tokens answers 400 graphql_document_too_costly, one with more than one obtainKrakenToken field (aliases included) 400 graphql_too_many_token_operations, both before anything runs. Rate limited per client address and per API key or refresh token (AUTH_TOKEN_RATE_LIMIT_PER_MINUTE, default 60, burst 30, per replica): 429 throttled with Retry-After.`,
     security: [],
     requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
     responses: {
       '200': graphqlJson('Executed; failures of the mutation are in `errors`.'),
-      '400': graphqlJson('Malformed JSON, no query; with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
+      '400': graphqlOr400('Malformed JSON, no query; a query over the token limit or with more than one obtainKrakenToken (then the API\'s `{detail, code}` shape: graphql_document_too_costly, graphql_too_many_token_operations); with Accept: application/graphql-response+json also a query that does not parse or validate (with application/json those answer 200 with errors).'),
       '406': json(ref('GraphQLResponse'), 'The Accept header admits neither application/graphql-response+json nor application/json.'),
       '413': { $ref: '#/components/responses/PayloadTooLarge' },
       '415': json(ref('GraphQLResponse'), 'The body is not application/json.'),
@@ -149,6 +150,17 @@ export const tokenOperation = operation({
     },
   },
 });
+
+/** The 400: GraphQL's own shape, or the API's `{detail, code}` for a query refused by its cost before it runs (tokenCost.ts). */
+function graphqlOr400(description: string) {
+  const refused = {
+    type: 'object',
+    required: ['detail', 'code'],
+    properties: { detail: { type: 'string' }, code: { type: 'string', enum: codesOf('graphql_document_too_costly', 'graphql_too_many_token_operations') } },
+  };
+  const media = { schema: { oneOf: [ref('GraphQLResponse'), refused] } };
+  return { description, content: { 'application/graphql-response+json': media, 'application/json': media } };
+}
 
 /** GraphQL over HTTP answers in the media type the client accepts: application/graphql-response+json when asked for, else application/json. */
 function graphqlJson(description: string) {
@@ -162,6 +174,7 @@ function graphqlHandler(tokens: TokenService, log: Logger | undefined, limiter: 
     if (limiter) throttle(limiter, `address:${ctx.ip}`);
     const body = await readText(ctx, limit);
     if (limiter) for (const secret of credentialsOf(body)) throttle(limiter, `credential:${hashSecret(secret)}`);
+    checkTokenRequestCost(queryOf(body));
     const [resBody, init] = await handle({
       method: ctx.method,
       url: ctx.url,
@@ -202,6 +215,15 @@ function credentialsOf(body: string): string[] {
   if (!variables || typeof variables !== 'object') return [];
   const values = Object.values(variables as Record<string, unknown>).flatMap((v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.values(v as Record<string, unknown>) : [v]));
   return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length > 0))].slice(0, 2);
+}
+
+/** The request's query text, or undefined when the body is not a JSON object with one (graphql-http answers those). */
+function queryOf(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { query?: unknown } | null)?.query;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readText(ctx: Context, limit: number): Promise<string> {

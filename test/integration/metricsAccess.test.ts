@@ -24,7 +24,13 @@ describe('who may read /metrics on the API port', () => {
     });
 
     it('refuses a request a proxy forwarded (a load balancer on this host)', async () => {
-      for (const [name, value] of [['X-Forwarded-For', '203.0.113.7'], ['Forwarded', 'for=203.0.113.7']] as const) {
+      // Issue 47: X-Real-IP alone (nginx's default) was answered; every forwarding header is refused.
+      const headers = [
+        ['X-Forwarded-For', '203.0.113.7'], ['Forwarded', 'for=203.0.113.7'], ['X-Real-IP', '203.0.113.7'],
+        ['X-Client-IP', '203.0.113.7'], ['True-Client-IP', '203.0.113.7'], ['CF-Connecting-IP', '203.0.113.7'],
+        ['X-Forwarded-Host', 'example.org'], ['Via', '1.1 proxy'],
+      ] as const;
+      for (const [name, value] of headers) {
         const res = await request(s.app.callback()).get('/metrics').set(name, value);
         expect([res.status, res.body.code, res.headers['www-authenticate']]).toEqual([401, 'authentication_failed', 'Bearer realm="metrics"']);
         expect(res.text).not.toContain('data_import_');
