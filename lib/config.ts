@@ -388,6 +388,11 @@ export function loadConfig(env: Env = process.env) {
        */
       tokenRateLimitPerMinute: int(env, 'AUTH_TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1),
       tokenRateLimitBurst: int(env, 'AUTH_TOKEN_RATE_LIMIT_BURST', 30, 1),
+      /**
+       * GraphQL introspection and "Did you mean" suggestions on the token endpoint: a map of the
+       * schema for whoever asks, so on only where APP_ENV is development (auth/http/token.ts).
+       */
+      graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', appEnv === 'development'),
       /** How long an API key's revocation state and its organisation's grant may be reused per replica. */
       grantCacheMs: int(env, 'AUTH_GRANT_CACHE_MS', 1000, 0, 60_000),
     },

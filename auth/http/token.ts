@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import {
   GraphQLError,
+  NoSchemaIntrospectionCustomRule,
   GraphQLInputObjectType,
   GraphQLInt,
   GraphQLNonNull,
@@ -101,7 +102,8 @@ export const tokenOperation = operation({
   method: 'post',
   path: '/v1/graphql/',
   open: true,
-  handler: (deps: { tokens: TokenService; log?: Logger; tokenLimiter?: TokenBucketLimiter }) => graphqlHandler(deps.tokens, deps.log, deps.tokenLimiter),
+  handler: (deps: { tokens: TokenService; log?: Logger; tokenLimiter?: TokenBucketLimiter; config: { auth: { graphqlIntrospection: boolean } } }) =>
+    graphqlHandler(deps.tokens, deps.log, deps.tokenLimiter, deps.config.auth.graphqlIntrospection),
   schemas: {
     GraphQLRequest: {
       type: 'object',
@@ -168,8 +170,21 @@ function graphqlJson(description: string) {
   return { description, content: { 'application/graphql-response+json': media, 'application/json': media } };
 }
 
-function graphqlHandler(tokens: TokenService, log: Logger | undefined, limiter: TokenBucketLimiter | undefined, limit = GRAPHQL_BODY_LIMIT_BYTES): Middleware {
-  const handle = createHandler<unknown, undefined>({ schema: buildTokenSchema(tokens, log) });
+/** graphql-js words its suggestions ` Did you mean "x"?` at the end of a validation message. */
+const SUGGESTION = / Did you mean .*$/s;
+
+function graphqlHandler(tokens: TokenService, log: Logger | undefined, limiter: TokenBucketLimiter | undefined, introspection: boolean, limit = GRAPHQL_BODY_LIMIT_BYTES): Middleware {
+  // Outside development the schema is not handed out: introspection is a validation error, and the
+  // suggestions that would name its fields one typo at a time are cut from every message.
+  const handle = createHandler<unknown, undefined>({
+    schema: buildTokenSchema(tokens, log),
+    ...(introspection
+      ? {}
+      : {
+          validationRules: (_req, _args, specified) => [...specified, NoSchemaIntrospectionCustomRule],
+          formatError: (err) => (err instanceof GraphQLError && SUGGESTION.test(err.message) ? new GraphQLError(err.message.replace(SUGGESTION, ''), { nodes: err.nodes, path: err.path, extensions: err.extensions }) : err),
+        }),
+  });
   return async (ctx) => {
     if (limiter) throttle(limiter, `address:${ctx.ip}`);
     const body = await readText(ctx, limit);

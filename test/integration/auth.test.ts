@@ -240,10 +240,27 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
     expect(noQuery.body.errors).toHaveLength(1);
   });
 
-  it('answers introspection on the GraphQL endpoint', async () => {
-    const res = await request(app.callback()).post('/v1/graphql/').send({ query: '{ __type(name: "ObtainJSONWebTokenInput") { inputFields { name } } }' });
+  it('refuses introspection and gives no field suggestions outside development (GRAPHQL_INTROSPECTION unset, APP_ENV=test)', async () => {
+    const http = request(app.callback());
+    const intro = await http.post('/v1/graphql/').send({ query: '{ __type(name: "ObtainJSONWebTokenInput") { inputFields { name } } }' });
+    expect(intro.body.data).toBeUndefined();
+    expect(intro.body.errors[0].message).toMatch(/introspection/i);
+    const schema = await http.post('/v1/graphql/').send({ query: '{ __schema { types { name } } }' });
+    expect(schema.body.data).toBeUndefined();
+    expect(schema.body.errors[0].message).toMatch(/introspection/i);
+    const typo = await http.post('/v1/graphql/').send({ query: 'mutation { obtainKrakenTokn(input: {APIKey: "x"}) { token } }' });
+    expect(typo.body.errors[0].message).toMatch(/obtainKrakenTokn/);
+    expect(JSON.stringify(typo.body)).not.toMatch(/Did you mean|obtainKrakenToken\b/);
+  });
+
+  it('answers introspection and suggests fields where GRAPHQL_INTROSPECTION is on (the default of APP_ENV=development)', async () => {
+    const dev = await appWith({ graphqlIntrospection: true });
+    const http = request(dev.callback());
+    const res = await http.post('/v1/graphql/').send({ query: '{ __type(name: "ObtainJSONWebTokenInput") { inputFields { name } } }' });
     expect(res.status).toBe(200);
     expect(res.body.data.__type.inputFields.map((f: { name: string }) => f.name)).toEqual(['APIKey', 'refreshToken']);
+    const typo = await http.post('/v1/graphql/').send({ query: 'mutation { obtainKrakenTokn(input: {APIKey: "x"}) { token } }' });
+    expect(typo.body.errors[0].message).toMatch(/Did you mean "obtainKrakenToken"/);
   });
 
   it('keeps health endpoints and API documents open', async () => {

@@ -13,6 +13,15 @@ function configErrorOf(env: Record<string, string>): ConfigError | undefined {
 }
 
 describe('authentication configuration', () => {
+  it('turns GraphQL introspection on only in development unless GRAPHQL_INTROSPECTION says otherwise', () => {
+    const key = { AUTH_SIGNING_KEY: 'k'.repeat(32) };
+    expect(loadConfig({ APP_ENV: 'development' }).auth.graphqlIntrospection).toBe(true);
+    expect(loadConfig({ APP_ENV: 'test' }).auth.graphqlIntrospection).toBe(false);
+    expect(loadConfig({ APP_ENV: 'production', ...key }).auth.graphqlIntrospection).toBe(false);
+    expect(loadConfig({ APP_ENV: 'production', GRAPHQL_INTROSPECTION: 'true', ...key }).auth.graphqlIntrospection).toBe(true);
+    expect(loadConfig({ APP_ENV: 'development', GRAPHQL_INTROSPECTION: 'false' }).auth.graphqlIntrospection).toBe(false);
+  });
+
   it('refuses production without a signing key, naming AUTH_SIGNING_KEY', () => {
     expect(configErrorOf({ APP_ENV: 'production' })?.variable).toBe('AUTH_SIGNING_KEY');
   });
