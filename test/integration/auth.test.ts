@@ -240,6 +240,32 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
     expect(noQuery.body.errors).toHaveLength(1);
   });
 
+  it('runs no token operation of a request that holds more than one (graphql_too_many_token_operations) or too many tokens (graphql_document_too_costly)', async () => {
+    const rows = async () => Number((await s.t.db('refresh_tokens').count<{ count: string }[]>('* as count'))[0]!.count);
+    const before = await rows();
+    // An app of its own: its token buckets are fresh (AUTH_TOKEN_RATE_LIMIT_BURST 30 per address).
+    const fresh = await appWith();
+    const http = request(fresh.callback());
+    // Compact, as an attacker writes it: 1,000 aliases fit in the 64 KiB body.
+    const aliased = (n: number) => `mutation{${Array.from({ length: n }, (_, i) => `t${i}:obtainKrakenToken(input:{APIKey:"${n === 2 ? keyA.key : 'x'}"}){token}`).join(' ')}}`;
+    for (const n of [2, 1000]) {
+      const res = await http.post('/v1/graphql/').send({ query: aliased(n) });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe(n === 2 ? 'graphql_too_many_token_operations' : 'graphql_document_too_costly');
+      expect(res.body.data).toBeUndefined();
+    }
+    const fragment = await http.post('/v1/graphql/').send({
+      query: `mutation { ...T a: obtainKrakenToken(input: {APIKey: "${keyA.key}"}) { token } } fragment T on Mutation { obtainKrakenToken(input: {APIKey: "${keyA.key}"}) { token } }`,
+    });
+    expect(fragment.status).toBe(400);
+    expect(fragment.body.code).toBe('graphql_too_many_token_operations');
+    // Not one refresh token was issued by the refused requests.
+    expect(await rows()).toBe(before);
+    // One operation still gets its token.
+    await tokenFor(fresh, keyA.key);
+    expect(await rows()).toBe(before + 1);
+  });
+
   it('refuses introspection and gives no field suggestions outside development (GRAPHQL_INTROSPECTION unset, APP_ENV=test)', async () => {
     const http = request(app.callback());
     const intro = await http.post('/v1/graphql/').send({ query: '{ __type(name: "ObtainJSONWebTokenInput") { inputFields { name } } }' });
