@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { eventually, startStack, type Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { OPERATIONS } from '../../api/operations';
 import { routeOf } from '../../http/operation';
 import { apiNodeOptions } from '../../lib/nodeOptions';
+import { freePort } from '../support/natsServer';
 
 /**
  * Hostile bodies against the real API process, started as production starts it (api/main.ts with
@@ -21,16 +21,6 @@ import { apiNodeOptions } from '../../lib/nodeOptions';
 
 const ROOT = path.join(__dirname, '../..');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** Every operation's path with its parameters filled. */
 const BODY_PATHS = OPERATIONS.filter((op) => op.body).map((op) => routeOf(op).replace(/:[A-Za-z_]+/g, 'DEMO_ENERGY'));

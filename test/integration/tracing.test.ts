@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { eventually, startStack, type Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { readStream } from '../support/stream';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlpReceiver';
+import { freePort } from '../support/natsServer';
 
 /**
  * One trace per import (docs/tracing.md), through the real processes: the API and the worker run
@@ -20,16 +20,6 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../supp
 
 const ROOT = path.join(__dirname, '../..');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 function logLines(file: string): Record<string, any>[] {
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
