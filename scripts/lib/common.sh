@@ -291,7 +291,10 @@ ensure_mail_sink() { # data_dir smtp_port web_port
     say "SMTP: a mail sink already answers on 127.0.0.1:$2 (inbox $MAIL_INBOX_URL)"
     return
   fi
-  mkdir -p "$dir"
+  # maildev's own "delete all" (the inbox's button, DELETE /email/all) empties its mail directory
+  # of every file: the mails live in a folder of their own, the password and the logs beside it
+  # (issue 47: inbox.secret went with one click, and nobody could read the inbox until a restart).
+  mkdir -p "$dir/mail"
   # The inbox shows customer e-mails: maildev's own web port is internal (loopback, a per-install
   # password); the inbox port is scripts/lib/mailInbox.js, which checks Host and the password and
   # lets no other origin read (issue 39, finding 7; docs/security.md).
@@ -302,13 +305,13 @@ ensure_mail_sink() { # data_dir smtp_port web_port
   chmod 600 "$secret"
   internal="$(free_port)"
   MAILDEV_WEB_PASS="$(cat "$secret")" node "$ROOT/node_modules/maildev/bin/maildev" --smtp "$2" --web "$internal" --ip 127.0.0.1 --web-ip 127.0.0.1 \
-    --web-user inbox --mail-directory "$dir" >"$dir/server.log" 2>&1 &
+    --web-user inbox --mail-directory "$dir/mail" >"$dir/server.log" 2>&1 &
   STARTED_PIDS+=("$!")
   node "$ROOT/scripts/lib/mailInbox.js" "$3" "$internal" "$secret" >"$dir/inbox.log" 2>&1 &
   STARTED_PIDS+=("$!")
   wait_for_port 127.0.0.1 "$2" 30 "maildev"
   wait_for_port 127.0.0.1 "$3" 30 "the mail inbox"
-  say "started the local mail sink (maildev): SMTP 127.0.0.1:$2, inbox $MAIL_INBOX_URL (user inbox, password in $secret), mails in $dir"
+  say "started the local mail sink (maildev): SMTP 127.0.0.1:$2, inbox $MAIL_INBOX_URL (user inbox, password in $secret), mails in $dir/mail"
 }
 
 # --- Temporal ----------------------------------------------------------------------------------

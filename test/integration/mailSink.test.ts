@@ -78,4 +78,20 @@ describe('the local mail sink (maildev)', () => {
     expect(inbox[0]!.html).toContain('G-1R-VAR');
     expect(inbox[0]!.text).toContain('Dear Aoife,');
   }, 30_000);
+
+  it("keeps its password and logs when maildev's own delete-all empties the mail folder", async () => {
+    // Through maildev's own web port, as its inbox button does (the inbox in front forwards it).
+    const del = await fetch(`http://127.0.0.1:${web}/email/all`, { method: 'DELETE', headers: auth });
+    expect(del.ok).toBe(true);
+    await eventually(async () => ((await (await inboxFetch()).json()) as unknown[]).length === 0, 10_000, 100);
+    // maildev removes the files after it answered, one fs.rm each: wait until no mail is left on disk.
+    const mails = () => (fs.readdirSync(path.join(dir, 'maildev'), { recursive: true }) as string[]).filter((f) => f.endsWith('.eml'));
+    await eventually(async () => mails().length === 0, 10_000, 100);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(fs.existsSync(path.join(dir, 'maildev/inbox.secret'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'maildev/server.log'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'maildev/inbox.log'))).toBe(true);
+    // The inbox still opens with the password it had.
+    expect((await inboxFetch()).status).toBe(200);
+  }, 30_000);
 });
