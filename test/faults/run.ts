@@ -74,6 +74,8 @@ interface ScenarioResult {
 const ROOT = path.join(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
 const SUPPLIER = 'DEMO_ENERGY';
+/** deploy: how long the suite waits for the server to report a routing change settled (see its use). */
+const ROUTING_WAIT_MS = 20_000;
 /** deploy: how far ahead the held-back accounts' schedule window opens (past the switch and the kill). */
 const HELD_WINDOW_MS = 12_000;
 
@@ -504,11 +506,14 @@ async function main(): Promise<number> {
               d.killedAt = Date.now();
               for (const pid of pids) process.kill(pid, 'SIGKILL');
               d.openAtKill = await openOn(d.a).catch(() => null);
-              // Bounded at 120 s: the server's own propagation of the change to the task queues has taken
-              // more than 30 s on this 2-core machine under heavy load (its figure is printed below).
-              await waitForRouting(temporal, deploymentName, (x) => x.currentBuildId === d.b, 120_000).catch(async (err) => {
+              // Bounded at ROUTING_WAIT_MS: when the server settles, it does within seconds; when it does
+              // not, it never does (Server 1.32's routingConfigUpdateState can stay IN_PROGRESS for good
+              // once the old build's workers die mid-propagation, temporalio/temporal#11842), and a
+              // longer wait only cost the suite 2 minutes a run. Noted, not a problem: what the routing
+              // did is checked on the imports themselves (checkBuilds).
+              await waitForRouting(temporal, deploymentName, (x) => x.currentBuildId === d.b, ROUTING_WAIT_MS).catch(async (err) => {
                 const now = await describeDeployment(temporal, deploymentName).catch(() => null);
-                if (now?.currentBuildId === d.b) d.routingNote = `${d.b} current, its routing still reported in progress after 120 s (${String(err)})`;
+                if (now?.currentBuildId === d.b) d.routingNote = `${d.b} current, its routing still reported in progress after ${ROUTING_WAIT_MS / 1000} s (${String(err)})`;
                 else d.problems.push(`the routing to ${d.b}: ${String(err)}; current ${now?.currentBuildId ?? 'unknown'}`);
               });
               d.switchedAt = Date.now();
@@ -615,10 +620,12 @@ async function main(): Promise<number> {
           );
           // Back to A for any scenario after this one (nothing is open on B: every import closed).
           // The CLI waits 30 s for its own change to settle: start it once the last one has.
-          // (Not as long when the server's routing is already known to be slow to report.)
-          await waitForRouting(temporal, deploymentName, () => true, d.routingNote ? 30_000 : 120_000).catch((err) => {
-            if (!d.routingNote) check.problems.push(`before the rollback: ${String(err)}`);
-          });
+          // (Not at all when the server's routing is known to be stuck in progress: see ROUTING_WAIT_MS.)
+          if (!d.routingNote) {
+            await waitForRouting(temporal, deploymentName, () => true, ROUTING_WAIT_MS).catch((err) => {
+              check.problems.push(`before the rollback: ${String(err)}`);
+            });
+          }
           const back = await cli(['deploy', 'rollback', '--to', d.a]);
           if (back.code !== 0) {
             // The CLI also waits for the routing: what counts is that A is current again.
