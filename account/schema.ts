@@ -1,4 +1,4 @@
-// long-file: the whole Account reads top to bottom like the spec's field tables (see below).
+// long-file (517 lines): the whole Account reads top to bottom like the spec's field tables (see below).
 /**
  * The Account payload of docs/spec/data-import-api.md as TypeBox schemas (plain JSON Schema data).
  * Compiled once by account/ajv.ts; the same data will produce the OpenAPI document.

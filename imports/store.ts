@@ -1,4 +1,4 @@
-// long-file: the import's one store: every statement on its process and run rows.
+// long-file (450 lines): the import's one store: every statement on its process and run rows.
 import type { Knex } from 'knex';
 import { isoWithOffset } from '../lib/ids';
 import type { ReferencePair } from '../account/referenceDataStore';

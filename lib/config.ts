@@ -1,4 +1,4 @@
-// long-file: every environment variable read and validated in one place (docs/configuration.md lists them).
+// long-file (437 lines): every environment variable read and validated in one place (docs/configuration.md lists them).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { BUILD_ID_PATTERN } from './buildInfo';

@@ -1,4 +1,4 @@
-// long-file: one entry point: its options, the ports of each process, the API and worker processes and their shutdown.
+// long-file (351 lines): one entry point: its options, the ports of each process, the API and worker processes and their shutdown.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// long-file: the supervisor with its restart, stop and pid-file logic in one class.
+// long-file (338 lines): the supervisor with its restart, stop and pid-file logic in one class.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';

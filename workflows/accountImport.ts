@@ -1,4 +1,4 @@
-// long-file: one workflow per file (the layer rule): its steps, queries, cancellation and patches together.
+// long-file (309 lines): one workflow per file (the layer rule): its steps, queries, cancellation and patches together.
 import {
   ActivityFailure,
   ApplicationFailure,

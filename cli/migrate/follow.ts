@@ -1,4 +1,4 @@
-// long-file: one Follower whose ticks, bulk batches, retries and not-found counts share one state.
+// long-file (309 lines): one Follower whose ticks, bulk batches, retries and not-found counts share one state.
 import { AbortedError } from '../shared/backoff';
 import { TransportError, type ApiClient, type ApiResponse } from '../shared/api';
 

@@ -1,4 +1,4 @@
-// long-file: the bulk client's one run loop (submit, back-pressure, outages, follow, resume) reads top to bottom.
+// long-file (455 lines): the bulk client's one run loop (submit, back-pressure, outages, follow, resume) reads top to bottom.
 import fs from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { ApiClient, DEFAULT_API_URL, errorCode, errorDetail, TransportError, type ApiResponse } from '../shared/api';

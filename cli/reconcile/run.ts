@@ -1,4 +1,4 @@
-// long-file: reconcile's one run (the book, bulk digests per supplier, extras, totals, resume) reads top to bottom.
+// long-file (519 lines): reconcile's one run (the book, bulk digests per supplier, extras, totals, resume) reads top to bottom.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiClient, DEFAULT_API_URL, errorCode, errorDetail, type ApiResponse } from '../shared/api';

@@ -1,4 +1,4 @@
-// long-file: the Account's storage described once: every table and column in one list.
+// long-file (375 lines): the Account's storage described once: every table and column in one list.
 import type { ColumnType, TableSpec, WriteContext } from './accountTableSpec';
 import { TOP_LEVEL_MARK } from './ledgerForm';
 import { platformTables } from './platformTables';

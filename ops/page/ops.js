@@ -1,3 +1,4 @@
+// long-file (460 lines): one page's script, served as is with no build step or bundler: its fetch loop, tiles and tables in one IIFE.
 /* The operations page: fetches /api/summary every few seconds and redraws in place (no reload,
  * no build step). Every value from the server goes into the page as text, never as HTML. */
 (function () {

@@ -1,3 +1,4 @@
+# long-file (413 lines): the one library every script sources: detecting, starting and stopping each server in one place.
 # Shared helpers of scripts/up.sh and scripts/test.sh. Every function is idempotent and prints
 # what it did and where (docs/spec/STYLE.md #14).
 set -euo pipefail
