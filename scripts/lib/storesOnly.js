@@ -40,7 +40,11 @@ const rule = {
         if (callee.type === 'MemberExpression') {
           const name = callee.property.type === 'Identifier' ? callee.property.name : '[…]';
           // One report per chain: `db('t').where(…).first()` is reported at `db('t')`.
-          if (ALLOWED.has(name) || callee.object.type === 'CallExpression') return;
+          if (ALLOWED.has(name)) return;
+          // A handle called through a property (`deps.db('outbox')`, `this.knex.raw(…)` is a method):
+          // the property itself is the knex handle.
+          if (isKnex(typeOf(callee))) return context.report({ node, messageId: 'query', data: { what: `a query on a knex handle (.${name})` } });
+          if (callee.object.type === 'CallExpression') return;
           if (isKnex(typeOf(callee.object))) context.report({ node, messageId: 'query', data: { what: `a query (.${name})` } });
         } else if (isKnex(typeOf(callee))) {
           context.report({ node, messageId: 'query', data: { what: 'a query on a knex handle' } });

@@ -74,6 +74,8 @@ describe('lint: only stores touch tables', () => {
         'export const d = (db: Knex) => db.transaction(async (trx) => { await trx.insert({ a: 1 }).into(\'t\'); });',
         "export const e = async (t: Knex.Transaction) => { await t('t').del(); };",
         'export const f = (db: Knex) => db.fn.now();',
+        "export const g = (deps: { db: Knex }) => deps.db('outbox').count('*');",
+        "export const h = (deps: { db: Knex }) => deps.db.raw('SELECT 1');",
         'export const keep = [knex, pg];',
       ].join('\n'),
     });
@@ -87,6 +89,8 @@ describe('lint: only stores touch tables', () => {
       '7: local/stores-only: a query (.insert)',
       '8: local/stores-only: a query on a knex handle',
       '9: local/stores-only: a query (.now)',
+      '10: local/stores-only: a query on a knex handle (.db)',
+      '11: local/stores-only: a query (.raw)',
     ]);
   });
 
