@@ -1,7 +1,7 @@
 import type { CreatedAccount, CreatedConsent } from '../db/stores/accountStore';
 import { ledgerNumber } from '../events/ledgerNumber';
 import type { NewEvent } from '../events/outbox';
-import { ev, type EventScope } from './event';
+import { ev, type EventScope } from './eventScope';
 
 // The events of the platform's Account data that the catalogue has an event for (issue 35; what
 // each payload field is made of: docs/events.md "What an imported account publishes"). Each is

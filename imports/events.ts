@@ -2,9 +2,9 @@ import { londonToday } from '../account/dates';
 import type { NewEvent } from '../events/outbox';
 import type { CreatedAccount } from '../db/stores/accountStore';
 import { accountDataEvents } from './accountDataEvents';
-import { ev, type EventScope } from './event';
+import { ev, type EventScope } from './eventScope';
 
-export type { EventScope } from './event';
+export type { EventScope } from './eventScope';
 
 /** resource_type of import-process events: what the process imports. */
 export const RESOURCE_TYPE = 'account';

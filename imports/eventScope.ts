@@ -1,3 +1,6 @@
+// The scope every event of one import run is built in (its workflow id, run, account, time) and the
+// one builder of such an event, with its deterministic id: imports/events.ts builds the import
+// process's own events with it, imports/accountDataEvents.ts those of the imported Account's data.
 import type { EventType, PayloadOf, VersionOf } from '../events/catalogue';
 import type { NewEvent } from '../events/outbox';
 
