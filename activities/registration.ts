@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { REGISTRATION_FAILURE } from '../lib/failureCodes';
 import { EventSchemaError } from '../events/outbox';
+import { findProcess } from '../imports/store';
 import { markForRegistration } from '../registration/markForRegistration';
 import type { RegistrationOutcome, RegistrationRequest } from '../registration/types';
 
@@ -24,7 +25,7 @@ export function createRegistrationActivities(deps: RegistrationActivityDeps) {
     async markMeterPointsForRegistration(req: RegistrationRequest): Promise<RegistrationOutcome> {
       const log = deps.log.child({ importSupplier: req.importSupplier, externalAccountNumber: req.externalAccountNumber });
       try {
-        const report = await markForRegistration({ db: deps.db, subjectPrefix: deps.subjectPrefix, now }, req);
+        const report = await markForRegistration({ db: deps.db, subjectPrefix: deps.subjectPrefix, now, findImport: findProcess }, req);
         if (report.outcome.found) {
           log.info({ marked: report.marked, refusals: report.refusals, supplyStartDate: req.supplyStartDate }, 'registration flows sent');
         } else {

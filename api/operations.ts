@@ -1,8 +1,9 @@
 import type { Operation } from '../http/operation';
 import type { RouterDeps } from './deps';
-import { importsOperations } from '../imports/http';
-import { sendRegistrationFlowsOperation } from '../registration/http/sendFlows';
-import { platformOperations } from '../platform/http';
+import { importsOperations, v1ImportsOperations, v1ListingOperations } from '../imports/http';
+import { meterPointStatusesOperation, sendRegistrationFlowsOperation } from '../registration/http';
+import { paymentInstructionOperation } from '../paymentInstructions/http';
+import { notesOperation, statementsOperation, transactionsOperation } from '../topUps/http';
 import { tokenOperation } from '../auth/http/token';
 import { healthOperations } from './health';
 import { documentOperations } from './documents';
@@ -15,7 +16,14 @@ import { documentOperations } from './documents';
 export const OPERATIONS: Operation<RouterDeps>[] = [
   ...importsOperations,
   sendRegistrationFlowsOperation,
-  ...platformOperations,
+  // The platform's other data-import operations (docs/api.md), each from its feature.
+  ...v1ListingOperations,
+  meterPointStatusesOperation,
+  transactionsOperation,
+  ...v1ImportsOperations,
+  paymentInstructionOperation,
+  notesOperation,
+  statementsOperation,
   tokenOperation,
   ...healthOperations,
   ...documentOperations,

@@ -22,6 +22,9 @@ export const supplierParam = (name: string) => ({ name, in: 'path', required: tr
 export const externalParam = (name: string) => ({ name, in: 'path', required: true, description: "The caller's account identifier.", schema: { type: 'string', maxLength: 128 } });
 export const security = [{ Token: [] }];
 
+/** A TypeBox schema as plain JSON for the document's components (its symbols dropped). */
+export const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+
 function errorSchema(codes: ErrorCode[], description?: string) {
   return {
     type: 'object',

@@ -78,7 +78,7 @@ export interface ProcessRequest {
   operationsTeamName?: string;
 }
 
-/** How process reads a stored payload back: the API's body budget and JSON bounds (platform/http/processStaged.ts). */
+/** How process reads a stored payload back: the API's body budget and JSON bounds (imports/http/processStaged.ts). */
 export interface StoredPayloadReader {
   json: JsonLimits;
   /** Runs `read` once the budget has room for `bytes` (null: unknown size), holding it until `read` settles. */

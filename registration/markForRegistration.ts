@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { londonToday } from '../account/dates';
-import { findProcess } from '../imports/store';
 import { getSupplier } from '../suppliers/store';
 import { enqueueEvents } from '../events/outbox';
 import { uuidFromKey } from '../lib/ids';
@@ -19,6 +18,12 @@ export interface MarkDeps {
   db: Knex;
   subjectPrefix: string;
   now: () => Date;
+  /**
+   * The account's import process, read in the transaction (imports/store.ts findProcess, passed in
+   * by the activity: the imports feature reads registrations for its transfer status, so
+   * registration/ may not import it back).
+   */
+  findImport: (trx: Knex, importSupplier: string, externalAccountNumber: string) => Promise<{ status: string } | null>;
 }
 
 /** What one call did, beside the answer (for logs and metrics). */
@@ -45,7 +50,7 @@ export async function markForRegistration(deps: MarkDeps, req: RegistrationReque
 
   return deps.db.transaction(async (trx) => {
     const supplier = await getSupplier(trx, req.importSupplier);
-    const process = supplier ? await findProcess(trx, req.importSupplier, req.externalAccountNumber) : null;
+    const process = supplier ? await deps.findImport(trx, req.importSupplier, req.externalAccountNumber) : null;
     if (!supplier || !process) {
       return notFound('No imported account for this import supplier and external account number; check both codes in the path.');
     }

@@ -4,7 +4,6 @@ import { LocalDocumentStore, DocumentStore } from '../account/documents';
 import { ReferenceDataCache } from '../account/referenceDataCache';
 import { findReferenceOwners } from '../account/referenceDataStore';
 import { getSupplier, ImportSupplier } from './store';
-import { canAccessSupplier } from '../http/principal';
 
 export function toSupplierConfig(s: ImportSupplier): SupplierConfig {
   return {
@@ -64,15 +63,3 @@ export function databaseValidator(opts: {
   });
 }
 
-/**
- * The validator of one request: it sees only the caller's suppliers, so another organisation's
- * is reported exactly like an unknown one (`import_supplier_not_found`). Every operation that
- * validates an Account (v2 validate and create, the platform's v1 validate, stage and process)
- * builds its validator here.
- */
-export function callerValidator(
-  deps: { db: Knex; referenceData: ReferenceDataCache; documentStore?: DocumentStore },
-  ctx: Parameters<typeof canAccessSupplier>[0],
-): AccountValidator {
-  return databaseValidator({ db: deps.db, cache: deps.referenceData, documentStore: deps.documentStore, allowSupplier: (code) => canAccessSupplier(ctx, code) });
-}

@@ -25,7 +25,7 @@ export interface RuleContext {
 
 /**
  * What a rule of one record on its own needs (no account around it): a top-up's transaction is held
- * to the Account's rules of a transaction through it (platform/topUps/transactions.ts).
+ * to the Account's rules of a transaction through it (topUps/transactions.ts).
  */
 export type ItemContext = Pick<RuleContext, 'ok' | 'today' | 'errors'>;
 

@@ -88,7 +88,7 @@ function checkStatementDates(ctx: RuleContext, ledger: LedgerAt['ledger'], prefi
 
 /**
  * The rules of one transaction on its own, apart from its ledger (ids, statement dates): what a
- * top-up holds each of its transactions to (platform/topUps/transactions.ts), as the Account's
+ * top-up holds each of its transactions to (topUps/transactions.ts), as the Account's
  * rules hold an imported one — line items not ending before they start, units two values, the
  * date not after today. The Account runs the two halves where they were written (checkLedgers,
  * checkPlatformRecords), which keeps its errors in their order.

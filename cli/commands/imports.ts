@@ -7,7 +7,7 @@ import {
   ImportProcess,
   ImportStatus,
 } from '../../imports/store';
-import { listImportProcesses } from '../../platform/listing/store';
+import { listImportProcesses } from '../../imports/listing/store';
 import { CliError } from '../errors';
 import { print, withDb, withTemporal } from '../context';
 import { integerIn, json, table, withExamples } from '../format';
@@ -108,7 +108,7 @@ export function register(program: Command): void {
     ],
   ).action(async (opts: { supplier?: string; status?: ImportStatus; limit: number; after?: number; json?: boolean }) => {
     await withDb(async (db) => {
-      // The same query as the HTTP listings (platform/listing/store.ts).
+      // The same query as the HTTP listings (imports/listing/store.ts).
       const rows = await listImportProcesses(db, {
         importSupplier: opts.supplier,
         status: opts.status,

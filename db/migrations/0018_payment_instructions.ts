@@ -5,7 +5,7 @@ import { createDigestForgetTriggers } from './0016_account_digests';
  * Payment instructions (Direct Debit mandates, cards…), payment preferences and the deprecated
  * `dd_reference` of an account (issue 35, area 1; issue 36, item 5). Instructions: the Account's
  * `payment_instructions` and those added after the import by `POST /v1/data-import/payment-instruction/create/`
- * (platform/accountImport/paymentInstruction.ts; docs/api.md). Owned by the account like its other rows
+ * (paymentInstructions/paymentInstruction.ts; docs/api.md). Owned by the account like its other rows
  * (account_id, position; described in db/stores/accountTables.ts, read back with the account and
  * so covered by its digest), with the supplier it was imported on as its tenant scope. The
  * digest's forgetting triggers of migration 0016 are put on both new tables here: a statement that

@@ -1,18 +1,12 @@
-import type { Client } from '@temporalio/client';
-import type { Knex } from 'knex';
-import type { ReferenceDataCache } from '../../account/referenceDataCache';
-import type { DocumentStore } from '../../account/documents';
 import { accountLogContext } from '../../http/logContext';
 import { v2ErrorBody } from '../../http/middleware/errorShape';
 import { assertObject } from '../../http/middleware/jsonBody';
 import { common, json, ref, security } from '../../http/openapi';
 import { operation } from '../../http/operation';
-import { callerValidator } from '../../suppliers/databaseValidator';
-import { createImport, importServiceDeps } from '../service';
+import { type ImportDeps, importServiceOf } from './caller';
 import { accountBody, WARNINGS_SCHEMAS } from './schemas';
 
-/** The dependencies of the import service (imports/service.ts importServiceDeps) and of the caller's validator. */
-export type ImportDeps = Parameters<typeof importServiceDeps>[0] & { db: Knex; temporal: Client; referenceData: ReferenceDataCache; documentStore?: DocumentStore };
+export type { ImportDeps } from './caller';
 
 /** `POST /v2/data-import/accounts/`: validate, then schedule the import (docs/spec/DESIGN.md "Flow of one import"). */
 export const createOperation = operation({
@@ -25,7 +19,7 @@ export const createOperation = operation({
   handler: (deps: ImportDeps) => async (ctx) => {
     assertObject(ctx.request.body);
     accountLogContext(ctx, ctx.request.body);
-    const { warnings, process } = await createImport(importServiceDeps(deps, ctx.state.log), callerValidator(deps, ctx), ctx.request.body);
+    const { warnings, process } = await importServiceOf(deps, ctx).create(ctx.request.body);
     ctx.state.logContext = { ...ctx.state.logContext, workflowId: process.workflowId, run: process.run };
     ctx.status = 201;
     ctx.body = { warnings };

@@ -1,13 +1,9 @@
-import type { Knex } from 'knex';
-import type { ReferenceDataCache } from '../../account/referenceDataCache';
-import type { DocumentStore } from '../../account/documents';
 import { accountLogContext } from '../../http/logContext';
 import { v2ErrorBody } from '../../http/middleware/errorShape';
 import { assertObject } from '../../http/middleware/jsonBody';
 import { common, json, ref, security } from '../../http/openapi';
 import { operation } from '../../http/operation';
-import { callerValidator } from '../../suppliers/databaseValidator';
-import { validateAccount } from '../service';
+import { type ImportDeps, importServiceOf } from './caller';
 import { accountBody, WARNINGS_SCHEMAS } from './schemas';
 
 /** `POST /v2/data-import/accounts/validate/`: every issue of the account, or its warnings; creates nothing. */
@@ -16,10 +12,10 @@ export const validateOperation = operation({
   path: '/v2/data-import/accounts/validate/',
   errors: v2ErrorBody,
   body: true,
-  handler: (deps: { db: Knex; referenceData: ReferenceDataCache; documentStore?: DocumentStore }) => async (ctx) => {
+  handler: (deps: ImportDeps) => async (ctx) => {
     assertObject(ctx.request.body);
     accountLogContext(ctx, ctx.request.body);
-    ctx.body = await validateAccount(callerValidator(deps, ctx), ctx.request.body);
+    ctx.body = await importServiceOf(deps, ctx).validate(ctx.request.body);
   },
   schemas: WARNINGS_SCHEMAS,
   openapi: {

@@ -108,10 +108,10 @@ describe('lint: only stores touch tables', () => {
 
   it('holds every product file but the stores and the storage layer', () => {
     const applies = (file: string) => rulesOf(file)['local/stores-only'] !== undefined;
-    for (const file of ['platform/topUps/notes.ts', 'emails/delivery.ts', 'maintenance/retention.ts', 'cli/commands/emails.ts', 'api/main.ts', 'lib/readiness.ts', 'activities/imports/create.ts', 'imports/service.ts']) {
+    for (const file of ['topUps/notes.ts', 'emails/delivery.ts', 'maintenance/retention.ts', 'cli/commands/emails.ts', 'api/main.ts', 'lib/readiness.ts', 'activities/imports/create.ts', 'imports/service.ts']) {
       expect([file, applies(file)]).toEqual([file, true]);
     }
-    for (const file of ['imports/store.ts', 'platform/topUps/store.ts', 'emails/rateStore.ts', 'db/stores/accountStore.ts', 'db/knex.ts', 'events/outbox.ts', 'test/integration/retention.test.ts', 'bench/floor.ts']) {
+    for (const file of ['imports/store.ts', 'topUps/store.ts', 'emails/rateStore.ts', 'db/stores/accountStore.ts', 'db/knex.ts', 'events/outbox.ts', 'test/integration/retention.test.ts', 'bench/floor.ts']) {
       expect([file, applies(file)]).toEqual([file, false]);
     }
   });
