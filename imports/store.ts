@@ -1,5 +1,6 @@
 // long-file: the import's one store: every statement on its process and run rows.
 import type { Knex } from 'knex';
+import { isSetAsideSql } from '../db/stores/queueItems';
 import { isoWithOffset } from '../lib/ids';
 import type { ReferencePair } from '../account/referenceDataStore';
 
@@ -407,6 +408,8 @@ export async function findUnstartedRuns(db: Knex, olderThanSeconds: number, limi
   const rows = await select(db)
     .where({ status: 'PENDING' })
     .whereNull('workflow_run_id')
+    // A run whose start failed for itself until its attempts ran out waits for an operator (imports/sweeper.ts).
+    .whereRaw(`NOT ${isSetAsideSql('sweeper', "import_processes.id::text || ':' || import_processes.run")}`)
     .where('modified_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
     .orderBy('id')
     .limit(limit);
