@@ -32,7 +32,7 @@ export interface BatchOutcome {
 }
 
 /** Errors of the connection or the server, not of one event: the attempt is given back. */
-const OUTAGE_ERRORS = new Set(['TimeoutError', 'NoRespondersError', 'ClosedConnectionError', 'DrainingConnectionError', 'ConnectionError', 'ProtocolError', 'AuthorizationError', 'PermissionViolationError', 'UserAuthenticationExpiredError']);
+const OUTAGE_ERRORS = new Set(['TimeoutError', 'NoResponders', 'NoRespondersError', 'ClosedConnectionError', 'DrainingConnectionError', 'ConnectionError', 'ProtocolError', 'AuthorizationError', 'PermissionViolationError', 'UserAuthenticationExpiredError']);
 
 /**
  * Whether a failed publish says NATS could not take any event (an outage, a timeout, no stream
