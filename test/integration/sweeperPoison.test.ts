@@ -1,7 +1,7 @@
 /**
- * A poison item of the sweeper (issue 47, item 4): a stored import whose workflow Temporal refuses
- * to start (its workflow id, grown through the database, is over the server's length limit) used to
- * abort every pass at the first run it found, so no later stored import was ever started. Now its
+ * A poison item of the sweeper (issue 47, item 4): a stored import whose workflow cannot be started
+ * (a stored value the start cannot use, written through the database) used to abort every pass at
+ * the first run it found, so no later stored import was ever started. Now its
  * start is retried a bounded number of times, then set aside with its reason, counted and named,
  * while the other stored imports are started; an operator's retry puts it back.
  */
@@ -17,7 +17,7 @@ import { runCli } from '../unit/cli/runCli';
 
 jest.setTimeout(120_000);
 
-describe('the sweeper with a stored import Temporal refuses to start', () => {
+describe('the sweeper with a stored import whose workflow cannot be started', () => {
   let s: Stack;
   const down = { workflow: { start: async () => Promise.reject(new Error('start lost: Temporal did not answer')) } } as unknown as Client;
 
@@ -40,8 +40,9 @@ describe('the sweeper with a stored import Temporal refuses to start', () => {
   it('sets the poison run aside after its attempts and starts every other stored import', async () => {
     const poison = await lostCreate('POISON');
     const others = [await lostCreate('OTHER1'), await lostCreate('OTHER2')];
-    // The poison, through the database: a workflow id Temporal refuses (over its 1,000-character limit).
-    await s.t.db('import_processes').where({ import_supplier: 'DEMO_ENERGY', external_account_number: poison }).update({ workflow_id: `account-import:DEMO_ENERGY:${'x'.repeat(2000)}` });
+    // The poison, through the database: a run whose stored window the sweeper cannot turn into the
+    // workflow's input (PostgreSQL's 'infinity', read back as a number, not a date).
+    await s.t.db.raw(`UPDATE import_processes SET schedule_window_start = 'infinity' WHERE import_supplier = 'DEMO_ENERGY' AND external_account_number = ?`, [poison]);
     const metrics = createMetrics('test');
     const sweeper = new UnstartedRunSweeper({ db: s.t.db, temporal: s.client, taskQueue: s.taskQueue, log: silentLog, graceSeconds: 0, metrics, policy: { maxAttempts: 3, leaseMs: 0 } });
     expect(await sweeper.sweep()).toBe(2);
@@ -52,7 +53,7 @@ describe('the sweeper with a stored import Temporal refuses to start', () => {
     const [item] = await listAllSetAside(s.t.db, { queue: 'sweeper' });
     const id = Number((await row(poison)).id);
     expect(item).toMatchObject({ queue: 'sweeper', id, item: 'run 1', supplier: 'DEMO_ENERGY', externalAccountNumber: poison, attempts: 3 });
-    expect(item!.reason).toMatch(/length|long|limit/i);
+    expect(item!.reason).toMatch(/toISOString|Invalid time value/);
     expect((await metrics.queueItemFailures.get()).values).toEqual([expect.objectContaining({ labels: { queue: 'sweeper' }, value: 3 })]);
     expect((await metrics.queueItemsSetAside.get()).values).toEqual([expect.objectContaining({ labels: { queue: 'sweeper' }, value: 1 })]);
     // Set aside, it is taken by no pass; a stored import after it is started.
@@ -62,7 +63,7 @@ describe('the sweeper with a stored import Temporal refuses to start', () => {
     expect((await listAllSetAside(s.t.db, { queue: 'sweeper' }))[0]).toMatchObject({ attempts: 3 });
     expect((await setAsideCounts(s.t.db)).sweeper).toBe(1);
     // The operator's fix, then the retry: the next pass starts it.
-    await s.t.db('import_processes').where({ id }).update({ workflow_id: `account-import:DEMO_ENERGY:${poison}` });
+    await s.t.db.raw(`UPDATE import_processes SET schedule_window_start = now() WHERE id = ?`, [id]);
     expect(await runCli(['set-aside', 'retry', 'sweeper', String(id)], { APP_ENV: 'test', DATABASE_URL: s.t.url })).toMatchObject({ code: 0, stdout: `put back on the sweeper queue: ${id}\n` });
     expect(await sweeper.sweep()).toBe(1);
     expect((await row(poison)).workflow_run_id).toEqual(expect.any(String));
