@@ -6,6 +6,8 @@ import type { TableSpec } from './spec';
 
 /** One data row of a legacy table: its file (relative to the extract folder), physical line and texts. */
 export interface Row {
+  /** Its place in the run's read order (mapping/store.ts numbers the rows it holds). */
+  ord?: number;
   file: string;
   line: number;
   values: Record<string, string>;
