@@ -23,6 +23,8 @@ interface Edge {
  */
 export class MapStore {
   private readonly edges: Edge[] = [];
+  /** Per table: its declared columns, in the order a stored row's texts follow them. */
+  private readonly columns = new Map<string, string[]>();
   /** Per table: the key columns it carries, name → the columns whose trimmed values make the key. */
   private readonly keys = new Map<string, Map<string, string[]>>();
   private ord = 0;
@@ -39,6 +41,7 @@ export class MapStore {
     };
     walk(mapping.account, null);
     for (const t of mapping.tables.values()) {
+      this.columns.set(t.name, [...t.columns.keys()]);
       this.keys.set(t.name, new Map());
     }
     for (const e of this.edges) {
@@ -68,12 +71,13 @@ export class MapStore {
   async append(table: TableSpec, rows: Row[]): Promise<void> {
     const appender = await this.conn.createAppender(this.tableId(table));
     const keys = [...this.keys.get(table.name)!.values()];
+    const cols = this.columns.get(table.name)!;
     for (const row of rows) {
       row.ord = this.ord++;
       appender.appendInteger(row.ord);
       // The row whole as one JSON text: a value per call into DuckDB costs more than the row's
       // JSON.stringify and JSON.parse, and DuckDB only joins and orders on the keys beside it.
-      appender.appendVarchar(JSON.stringify(row));
+      appender.appendVarchar(JSON.stringify([row.file, row.line, row.error ?? null, ...cols.map((c) => row.values[c] ?? null)]));
       for (const k of keys) appender.appendVarchar(k.map((c) => (row.values[c] ?? '').trim()).join(SEP));
       appender.endRow();
     }
@@ -100,8 +104,14 @@ export class MapStore {
     }
   }
 
-  private row(r: unknown[], from: number): Row {
-    return JSON.parse(r[from + 1] as string) as Row;
+  private row(table: string, r: unknown[], from: number): Row {
+    const cols = this.columns.get(table)!;
+    const [file, line, error, ...texts] = JSON.parse(r[from + 1] as string) as [string, number, MapIssue | null, ...(string | null)[]];
+    const values: Record<string, string> = {};
+    for (let i = 0; i < cols.length; i++) if (texts[i] !== null) values[cols[i]] = texts[i]!;
+    const row: Row = { ord: r[from] as number, file, line, values };
+    if (error) row.error = error;
+    return row;
   }
 
   /**
@@ -118,7 +128,7 @@ export class MapStore {
         `SELECT * FROM ${this.tableId(node.table)} c WHERE NOT EXISTS (SELECT 1 FROM ${this.tableId(parentTable)} p WHERE p.kp${e.id} = c.kc${e.id}) ORDER BY c._ord`,
       );
       for (const r of result.getRows()) {
-        const row = this.row(r, 0);
+        const row = this.row(node.table, r, 0);
         const key = node.join.map(([c]) => (row.values[c] ?? '').trim()).join(',');
         issues.push({ code: MAP_CODES.orphan, account: null, file: row.file, line: row.line, column: node.join.map(([c]) => c).join(','), value: key, ruleLine: node.line, field: node.path, detail: `${node.table} row joins no ${parentTable} row on ${node.join.map(([c, p]) => `${c} = ${p}`).join(', ')}` });
       }
@@ -163,7 +173,7 @@ export class MapStore {
             c.at++;
             let list = tables.get(table);
             if (!list) tables.set(table, (list = []));
-            list.push(this.row(r, 1));
+            list.push(this.row(table, r, 1));
           }
         }
         // A table under two lists: its rows once each, in read order.
