@@ -87,7 +87,7 @@ export function readTable(dir: string, table: TableSpec): TableRead {
     const read: TableRead & { header?: string[] } = table.format === 'csv' ? readCsv(decoded.text, file, table, firstHeader) : readFixed(decoded.text, file, table);
     firstHeader ??= read.header ?? null;
     fatal.push(...read.fatal);
-    rows.push(...read.rows);
+    for (const r of read.rows) rows.push(r);
   }
   return { rows, fatal };
 }
