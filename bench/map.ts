@@ -9,8 +9,10 @@
  *   npm run bench:map                      (10,000 typical accounts: the rehearsal target, < 10 s)
  *   MAP_SIZE=100000 npm run bench:map
  *
- * The issue's target at scale (1 million accounts, 6 GB of CSV, ≤ 6 min without validation, ≤ 15
- * with, ≤ 8 GB) is not reached by this engine: it reads each table into memory (bench/RESULTS.md).
+ * MAP_EXTRACT=<folder> maps an extract already written (its digests in <folder>.digests, one a line,
+ * as this script leaves them with MAP_KEEP=1) instead of generating one: generation is most of a
+ * large run's time. CPU seconds are printed beside the wall time: on a shared machine they are the
+ * figure that does not depend on the neighbours (bench/RESULTS.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,29 +35,41 @@ async function main(): Promise<void> {
   const profile = (process.env.MAP_PROFILE ?? 'typical') as Profile;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-map-'));
   try {
-    const extract = path.join(work, 'extract');
+    let extract = path.join(work, 'extract');
     let t = Date.now();
-    const digests: string[] = [];
-    const book = (function* () {
-      for (const a of generateBook({ seed: 'bench-map', count: size, profile })) {
-        digests.push(accountDigest(a));
-        yield a as unknown as Record<string, unknown>;
-      }
-    })();
-    writeLegacyExtract(book, extract);
-    console.log(`extract: ${size} ${profile} accounts, ${(folderBytes(extract) / 1e6).toFixed(1)} MB of CSV in ${fs.readdirSync(extract).length} files, written in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-    for (const validate of [false, true]) {
+    let digests: string[] = [];
+    if (process.env.MAP_EXTRACT) {
+      extract = process.env.MAP_EXTRACT;
+      digests = fs.readFileSync(`${extract}.digests`, 'utf8').split('\n');
+    } else {
+      const book = (function* () {
+        for (const a of generateBook({ seed: 'bench-map', count: size, profile })) {
+          digests.push(accountDigest(a));
+          yield a as unknown as Record<string, unknown>;
+        }
+      })();
+      writeLegacyExtract(book, extract);
+      if (process.env.MAP_KEEP) fs.writeFileSync(`${extract}.digests`, digests.join('\n'));
+    }
+    console.log(`extract: ${size} ${profile} accounts, ${(folderBytes(extract) / 1e6).toFixed(1)} MB of CSV in ${fs.readdirSync(extract).length} files, ${process.env.MAP_EXTRACT ? 'read from' : 'written to'} ${extract} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    // MAP_VALIDATE=no|yes runs one of the two (a large run takes long on a shared machine).
+    const runs = process.env.MAP_VALIDATE === 'no' ? [false] : process.env.MAP_VALIDATE === 'yes' ? [true] : [false, true];
+    for (const validate of runs) {
       const out = path.join(work, `book-${validate}.ndjson`);
       t = Date.now();
+      const cpu = process.cpuUsage();
       const s = await runMap({ mapping: path.join(__dirname, '../examples/roundtrip/mapping.yaml'), extracts: extract, out, validate });
       const seconds = (Date.now() - t) / 1000;
+      const used = process.cpuUsage(cpu);
+      const cpuSeconds = (used.user + used.system) / 1e6;
       const back = fs.readFileSync(out, 'utf8').trim().split('\n');
       const same = back.filter((l, i) => accountDigest(JSON.parse(l)) === digests[i]).length;
-      console.log(`map ${validate ? 'with' : 'without'} validation: ${s.stats.valid} valid, ${s.stats.quarantined} quarantined in ${seconds.toFixed(1)} s (${Math.round(size / seconds)} accounts/s); digests equal ${same}/${size}; peak RSS so far ${peakRssMiB()} MiB`);
+      console.log(`map ${validate ? 'with' : 'without'} validation: ${s.stats.valid} valid, ${s.stats.quarantined} quarantined in ${seconds.toFixed(1)} s (${Math.round(size / seconds)} accounts/s; ${cpuSeconds.toFixed(1)} s of CPU, load average ${os.loadavg()[0].toFixed(1)}); digests equal ${same}/${size}; peak RSS so far ${peakRssMiB()} MiB`);
       if (same !== size) throw new Error('not every account came back with its digest: no figure');
     }
   } finally {
-    fs.rmSync(work, { recursive: true, force: true });
+    if (process.env.MAP_KEEP) console.log(`extract kept in ${work}/extract`);
+    else fs.rmSync(work, { recursive: true, force: true });
   }
 }
 

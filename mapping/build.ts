@@ -20,8 +20,10 @@ export class AccountBuilder {
   constructor(
     private readonly mapping: Mapping,
     private readonly rows: Map<string, Row[]>,
+    /** The rows are already made distinct by key (mapping/store.ts did it table-wide): no second pass. */
+    deduplicated = false,
   ) {
-    for (const [name, list] of rows) rows.set(name, this.deduplicated(this.table(name), list));
+    if (!deduplicated) for (const [name, list] of rows) rows.set(name, deduplicateRows(this.table(name), list));
   }
 
   private table(name: string): TableSpec {
@@ -30,36 +32,11 @@ export class AccountBuilder {
     return t;
   }
 
-  /**
-   * A row repeated whole is one row (legacy extracts repeat rows when a join fanned out); two rows
-   * with one key and different values are a duplicate key, an error on each row's account.
-   */
-  private deduplicated(table: TableSpec, list: Row[]): Row[] {
-    if (!table.key) return list;
-    const seen = new Map<string, Row>();
-    const out: Row[] = [];
-    for (const row of list) {
-      const key = table.key.map((k) => (row.values[k] ?? '').trim()).join(SEP);
-      const first = seen.get(key);
-      if (!first) {
-        seen.set(key, row);
-        out.push(row);
-        continue;
-      }
-      if (JSON.stringify(first.values) === JSON.stringify(row.values)) continue;
-      const detail = `${table.name}: key ${table.key.join(', ')} = ${key.split(SEP).join(', ')} on ${first.file}:${first.line} and ${row.file}:${row.line} with different values`;
-      const dup: MapIssue = { code: MAP_CODES.duplicateKey, account: null, file: row.file, line: row.line, column: table.key.join(','), value: key.split(SEP).join(','), ruleLine: table.line, detail };
-      row.error ??= dup;
-      first.error ??= { ...dup, file: first.file, line: first.line };
-      out.push(row);
-    }
-    return out;
-  }
-
   /** The account rows: the mapping's account table, its `where`, `order`, `distinct`. */
   accountRows(): Row[] {
     return this.select(this.mapping.account, this.rows.get(this.mapping.account.table) ?? []);
   }
+
 
   accountKey(row: Row): string {
     return (this.table(this.mapping.account.table).key ?? []).map((k) => (row.values[k] ?? '').trim()).join('|');
@@ -161,7 +138,33 @@ export class AccountBuilder {
   }
 }
 
-function allRules(node: ObjectNode): ObjectNode['fields'] extends Map<string, infer R> ? R[] : never {
+/**
+ * A row repeated whole is one row (legacy extracts repeat rows when a join fanned out); two rows
+ * with one key and different values are a duplicate key, an error on each row's account.
+ */
+export function deduplicateRows(table: TableSpec, list: Row[]): Row[] {
+  if (!table.key) return list;
+  const seen = new Map<string, Row>();
+  const out: Row[] = [];
+  for (const row of list) {
+    const key = table.key.map((k) => (row.values[k] ?? '').trim()).join(SEP);
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, row);
+      out.push(row);
+      continue;
+    }
+    if (JSON.stringify(first.values) === JSON.stringify(row.values)) continue;
+    const detail = `${table.name}: key ${table.key.join(', ')} = ${key.split(SEP).join(', ')} on ${first.file}:${first.line} and ${row.file}:${row.line} with different values`;
+    const dup: MapIssue = { code: MAP_CODES.duplicateKey, account: null, file: row.file, line: row.line, column: table.key.join(','), value: key.split(SEP).join(','), ruleLine: table.line, detail };
+    row.error ??= dup;
+    first.error ??= { ...dup, file: first.file, line: first.line };
+    out.push(row);
+  }
+  return out;
+}
+
+export function allRules(node: ObjectNode): ObjectNode['fields'] extends Map<string, infer R> ? R[] : never {
   const out: ReturnType<typeof allRules> = [];
   for (const rule of node.fields.values()) {
     out.push(rule);

@@ -6,6 +6,8 @@ import type { TableSpec } from './spec';
 
 /** One data row of a legacy table: its file (relative to the extract folder), physical line and texts. */
 export interface Row {
+  /** Its place in the run's read order (mapping/store.ts numbers the rows it holds). */
+  ord?: number;
   file: string;
   line: number;
   values: Record<string, string>;
@@ -85,7 +87,7 @@ export function readTable(dir: string, table: TableSpec): TableRead {
     const read: TableRead & { header?: string[] } = table.format === 'csv' ? readCsv(decoded.text, file, table, firstHeader) : readFixed(decoded.text, file, table);
     firstHeader ??= read.header ?? null;
     fatal.push(...read.fatal);
-    rows.push(...read.rows);
+    for (const r of read.rows) rows.push(r);
   }
   return { rows, fatal };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { inTranche, type Tranche } from '../lib/tranche';
-import { AccountBuilder } from './build';
+import { AccountBuilder, deduplicateRows } from './build';
+import { MapStore } from './store';
 import { readTable, type Row } from './extract';
 import type { MapIssue } from './issues';
 import { ruleColumn, type AccountTrace } from './rules';
@@ -50,13 +51,26 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   const prefix = o.reportPrefix ?? `${o.out}.map`;
   const quarantine = o.quarantine ?? `${o.out}.quarantine.ndjson`;
   const stats: MapStats = { rowsRead: {}, accounts: 0, valid: 0, quarantined: 0, outsideTranche: 0, orphans: 0, seconds: 0 };
-  const rows = new Map<string, Row[]>();
   const fatal: MapIssue[] = [];
+  // Each table is read, made distinct by key and handed to DuckDB before the next is read: the
+  // JavaScript heap holds one table at a time, and the account table's rows (one per account).
+  const store = await MapStore.open(mapping);
+  try {
+    return await mapWith(store);
+  } finally {
+    store.close();
+  }
+
+  async function mapWith(store: MapStore): Promise<MapSummary> {
+  let accountTable: Row[] = [];
   for (const table of mapping.tables.values()) {
     const read = readTable(o.extracts, table);
-    rows.set(table.name, read.rows);
     stats.rowsRead[table.name] = read.rows.length;
     fatal.push(...read.fatal);
+    if (fatal.length > 0) continue;
+    const rows = deduplicateRows(table, read.rows);
+    await store.append(table, rows);
+    if (table.name === mapping.account.table) accountTable = rows;
   }
   const done = (issues: MapIssue[], extra: Partial<MapSummary>): MapSummary => {
     stats.seconds = (Date.now() - started) / 1000;
@@ -66,12 +80,14 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   // whose accounts may each miss a row nobody saw.
   if (fatal.length > 0) return done(fatal, { fatal: true });
 
-  const builder = new AccountBuilder(mapping, rows);
-  const orphans = builder.orphans();
+  const accountRows = new AccountBuilder(mapping, new Map([[mapping.account.table, accountTable]]), true).accountRows();
+  accountTable = [];
+  await store.setAccounts(accountRows);
+  const orphans = await store.orphans();
   stats.orphans = orphans.length;
   const issues: MapIssue[] = [...orphans];
   const validate = o.validate === false ? null : createMapValidator(o.referenceData);
-  const accountRows = builder.accountRows();
+  const perAccount = store.accounts(accountRows.length)[Symbol.asyncIterator]();
   const tmpBook = `${o.out}.partial`;
   const tmpQuarantine = `${quarantine}.partial`;
   const book = fs.openSync(tmpBook, 'w');
@@ -83,7 +99,9 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
         interrupted = true;
         break;
       }
-      const { account, trace } = builder.build(accountRows[i]);
+      const own = await perAccount.next();
+      if (own.done) throw new Error('the store ran out of accounts');
+      const { account, trace } = new AccountBuilder(mapping, own.value, true).build(accountRows[i]);
       const number = typeof account.external_account_number === 'string' ? account.external_account_number : trace.account;
       if (o.tranche && !inTranche(o.tranche, number)) {
         stats.outsideTranche++;
@@ -109,6 +127,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   } finally {
     fs.closeSync(book);
     fs.closeSync(held);
+    await perAccount.return?.(undefined);
   }
   if (interrupted) {
     // An interrupted run writes no book: a re-run maps the extract again from the start.
@@ -119,6 +138,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   fs.renameSync(tmpBook, o.out);
   fs.renameSync(tmpQuarantine, quarantine);
   return done(issues, { book: o.out });
+  }
 }
 
 /** The row, column and rule of the value at a validation error's attr (or of the nearest object above it). */
