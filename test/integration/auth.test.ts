@@ -51,7 +51,7 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
   it('obtains a token for an API key: a JWT naming the key and organisation, and a refresh token', async () => {
     const t = await tokenFor(app, keyA.key);
     expect(t.token.split('.')).toHaveLength(3);
-    expect(t.payload).toEqual({ sub: keyA.id, org: 'ORG_A', iss: 'data-import', iat: expect.any(Number), exp: (t.payload.iat as number) + 3600, jti: expect.any(String) });
+    expect(t.payload).toEqual({ sub: keyA.id, org: 'ORG_A', iss: 'data-import', iat: expect.any(Number), exp: (t.payload.iat as number) + 3600, jti: expect.any(String), fam: expect.any(String) });
     expect(t.refreshExpiresIn).toBe((t.payload.iat as number) + 7 * 24 * 3600);
   });
 
@@ -115,6 +115,31 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
     expect(errorCodeOf(replay)).toBe('KT-CT-1135');
     // The replay revoked the family: the newer refresh token is refused too.
     expect(errorCodeOf(await gql(app, { refreshToken: next.refreshToken }))).toBe('KT-CT-1135');
+  });
+
+  it('refuses the access tokens of a refresh family revoked by reuse, within the grant cache time, and no other family\'s', async () => {
+    const first = await tokenFor(app, keyA.key);
+    const next = (await gql(app, { refreshToken: first.refreshToken })).body.data.obtainKrakenToken;
+    expect(next.payload.fam).toBe(first.payload.fam);
+    const other = await tokenFor(app, keyA.key);
+    expect(other.payload.fam).not.toBe(first.payload.fam);
+    const call = (token: string) => request(app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
+    expect((await call(first.token)).status).toBe(404);
+    expect((await call(next.token)).status).toBe(404);
+
+    // The used refresh token presented again: the store revokes the family.
+    expect(errorCodeOf(await gql(app, { refreshToken: first.refreshToken }))).toBe('KT-CT-1135');
+    for (const token of [first.token, next.token]) {
+      const res = await eventually(async () => {
+        const r = await call(token);
+        return r.status === 401 ? r : undefined;
+      }, s.config.auth.grantCacheMs + 30_000);
+      expect(res.body.code).toBe('authentication_failed');
+      expect(res.headers['www-authenticate']).toBe('Token');
+    }
+    // The same key's other family, and the key itself, keep working.
+    expect((await call(other.token)).status).toBe(404);
+    expect((await tokenFor(app, keyA.key)).token).toEqual(expect.any(String));
   });
 
   it('answers KT-CT-1134 for an expired refresh token and KT-CT-1139 for an unknown key', async () => {
