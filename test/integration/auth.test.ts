@@ -34,7 +34,9 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
   const errorCodeOf = (res: request.Response) => res.body.errors?.[0]?.extensions?.errorCode;
 
   beforeAll(async () => {
-    s = await startStack({ worker: false, relay: false });
+    // The token endpoint's buckets are in the database, shared by every app of this file: a
+    // default limit this file's many token requests stay under (the limit's own tests set theirs).
+    s = await startStack({ worker: false, relay: false, env: { AUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '100000', AUTH_TOKEN_RATE_LIMIT_BURST: '10000' } });
     app = await appWith();
     await createSupplier(s.t.db, 'OTHER_ENERGY', { status: 'Ongoing' });
     await createOrganisation(s.t.db, 'ORG_A');
@@ -91,11 +93,12 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
   });
 
   it('answers 401 authentication_failed once the token has expired', async () => {
-    const shortLived = await appWith({ tokenTtlSeconds: 1 });
+    // 2 s, not 1: iat is whole seconds, so a 1 s token issued late in its second expired before its first use.
+    const shortLived = await appWith({ tokenTtlSeconds: 2 });
     const { token } = await tokenFor(shortLived, keyA.key);
     const ok = await request(shortLived.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
     expect(ok.status).toBe(404);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     const res = await request(shortLived.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('authentication_failed');
@@ -227,9 +230,32 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
     expect(res.status).toBe(429);
     expect(res.body).toEqual({ detail: expect.any(String), code: 'throttled' });
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    // The refused exchange wrote no refresh token; another app (replica) has its own buckets.
+    // The refused exchange wrote no refresh token; another limit (the default's) has its own buckets.
     expect(Number((await s.t.db('refresh_tokens').count({ n: '*' }))[0]!.n)).toBe(before + 1);
     expect((await gql(app, { APIKey: keyA.key })).status).toBe(200);
+  });
+
+  it('keeps the buckets over a restart: a new app over the same database still answers 429 throttled', async () => {
+    // A limit of its own (2/min, burst 1): no other test of this file shares these buckets.
+    const limits = { tokenRateLimitPerMinute: 2, tokenRateLimitBurst: 1, rateLimitPerMinute: 2, rateLimitBurst: 1 };
+    const { token } = await tokenFor(app, keyB.key);
+    const before = await appWith(limits);
+    const call = (a: Koa) => request(a.callback()).get('/v2/data-import/accounts/OTHER_ENERGY/NONE/').set('Authorization', `Token ${token}`);
+    expect((await call(before)).status).toBe(404);
+    expect((await call(before)).status).toBe(429);
+    expect((await gql(before, { APIKey: 'dik_unknown' })).status).toBe(200);
+    expect((await gql(before, { APIKey: 'dik_unknown' })).status).toBe(429);
+
+    // The restarted API: new limiters, same database.
+    const after = await appWith(limits);
+    const org = await call(after);
+    expect(org.status).toBe(429);
+    expect(org.body.code).toBe('throttled');
+    expect(Number(org.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const tok = await gql(after, { APIKey: 'dik_unknown' });
+    expect(tok.status).toBe(429);
+    expect(tok.body.code).toBe('throttled');
+    expect(Number(tok.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
   it('answers 413 payload_too_large for a body over the default 10 MB limit', async () => {
