@@ -8,7 +8,7 @@ import type { DocumentStore } from '../account/documents';
 import type { AuthStore } from '../auth/store';
 import type { RouteDeps } from '../http/deps';
 import type { TokenService } from '../auth/tokens';
-import type { TokenBucketLimiter } from '../http/middleware/rateLimit';
+import type { RateLimiter } from '../http/middleware/rateLimit';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -34,6 +34,6 @@ export interface AppDeps {
  */
 export interface RouterDeps extends AppDeps, RouteDeps {
   tokens: TokenService;
-  tokenLimiter: TokenBucketLimiter;
+  tokenLimiter: RateLimiter;
   openApiDocument: () => unknown;
 }

@@ -5,7 +5,8 @@ import { createAuthenticator } from '../auth/authenticate';
 import { createTokenService } from '../auth/tokens';
 import { errorShape } from '../http/middleware/errorShape';
 import { jsonBody } from '../http/middleware/jsonBody';
-import { rateLimit, TokenBucketLimiter } from '../http/middleware/rateLimit';
+import { rateLimit } from '../http/middleware/rateLimit';
+import { PgBucketLimiter } from '../http/middleware/pgRateLimit';
 import { routeOf } from '../http/operation';
 import { PayloadBudget } from '../lib/payloadBudget';
 import { buildOpenApiDocument } from './openapi';
@@ -21,7 +22,8 @@ import { OPERATIONS } from './operations';
 export function apiRouter(deps: AppDeps): Router {
   const { config } = deps;
   const tokens = createTokenService(deps.authStore, config.auth);
-  const limiter = new TokenBucketLimiter({ perMinute: config.auth.rateLimitPerMinute, burst: config.auth.rateLimitBurst });
+  // The buckets are in PostgreSQL (rate_limit_buckets): a restart of the API does not refill them.
+  const limiter = new PgBucketLimiter(deps.db, 'org', { perMinute: config.auth.rateLimitPerMinute, burst: config.auth.rateLimitBurst });
   const authn = createAuthenticator({ store: deps.authStore, config, tokens });
   const limit = rateLimit(limiter);
   const authenticate: Middleware = (ctx, next) => authn(ctx, () => limit(ctx, next));
@@ -33,7 +35,7 @@ export function apiRouter(deps: AppDeps): Router {
     authenticate,
     bodyBudget,
     tokens,
-    tokenLimiter: new TokenBucketLimiter({ perMinute: config.auth.tokenRateLimitPerMinute, burst: config.auth.tokenRateLimitBurst }),
+    tokenLimiter: new PgBucketLimiter(deps.db, 'token', { perMinute: config.auth.tokenRateLimitPerMinute, burst: config.auth.tokenRateLimitBurst }),
     openApiDocument: buildOpenApiDocument,
   };
 

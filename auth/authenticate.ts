@@ -28,9 +28,12 @@ export interface AuthenticatorOptions {
  * granted suppliers. Sets `ctx.state.principal`.
  *
  * Freshness: the key state and grant are read from PostgreSQL (one primary-key query, ~0.2 ms)
- * and reused for at most `grantCacheMs` (default 1 s) per key, so a revoked key or grant takes
- * effect within that time on every replica, while a bulk client's stream of calls costs one
- * query per key per second instead of one per call.
+ * and reused for at most `grantCacheMs` (default 1 s) per key and refresh family, so a revoked
+ * key, grant or refresh family takes effect within that time on every replica, while a bulk
+ * client's stream of calls costs one query per key and family per second instead of one per call.
+ * The family (the token's `fam` claim) is checked in the same query (an EXISTS on the
+ * refresh_tokens family index): a family revoked by reuse detection, or with its key, refuses
+ * every access token issued from it with 401 `authentication_failed`.
  */
 export function createAuthenticator(opts: AuthenticatorOptions): Middleware {
   const { tokens } = opts;
@@ -38,13 +41,15 @@ export function createAuthenticator(opts: AuthenticatorOptions): Middleware {
   const now = opts.now ?? Date.now;
   const cache = new Map<string, { grant: KeyGrant | null; at: number }>();
 
-  const grantOf = async (keyId: string): Promise<KeyGrant | null> => {
-    const hit = cache.get(keyId);
+  // Cached per key and refresh family: a bulk client refreshing its token hourly has one entry live.
+  const grantOf = async (keyId: string, family: string | undefined): Promise<KeyGrant | null> => {
+    const slot = family === undefined ? keyId : `${keyId} ${family}`;
+    const hit = cache.get(slot);
     if (hit && now() - hit.at < ttl) return hit.grant;
-    const grant = await opts.store.findKeyGrant(keyId);
+    const grant = await opts.store.findKeyGrant(keyId, family);
     if (ttl > 0) {
       if (cache.size >= MAX_CACHED_KEYS) cache.clear();
-      cache.set(keyId, { grant, at: now() });
+      cache.set(slot, { grant, at: now() });
     }
     return grant;
   };
@@ -60,9 +65,12 @@ export function createAuthenticator(opts: AuthenticatorOptions): Middleware {
       const detail = err.reason === 'expired' ? 'The token has expired; obtain a new one.' : 'The token is not valid.';
       throw new HttpError('authentication_failed', detail, {}, CHALLENGE);
     }
-    const grant = await grantOf(claims.sub);
+    const grant = await grantOf(claims.sub, claims.fam);
     if (!grant || grant.revoked || grant.organisation !== claims.org) {
       throw new HttpError('authentication_failed', 'The API key of this token has been revoked.', {}, CHALLENGE);
+    }
+    if (grant.familyRevoked) {
+      throw new HttpError('authentication_failed', 'The refresh tokens this token was issued with have been revoked; obtain a new one with the API key.', {}, CHALLENGE);
     }
     const principal: Principal = { organisation: grant.organisation, keyId: claims.sub, suppliers: new Set(grant.suppliers) };
     ctx.state.principal = principal;

@@ -129,10 +129,15 @@ export interface KeyGrant {
   organisation: string;
   revoked: boolean;
   suppliers: string[];
+  /** Asked with a refresh family: whether that family has been revoked (reuse detected, or the key revoked). */
+  familyRevoked?: boolean;
 }
 
-/** One indexed query (primary key + grant primary key). */
-export async function findKeyGrant(db: Knex, keyId: string): Promise<KeyGrant | null> {
+/**
+ * One indexed query (primary key + grant primary key; with a family, also an EXISTS on the
+ * refresh_tokens family index).
+ */
+export async function findKeyGrant(db: Knex, keyId: string, family?: string): Promise<KeyGrant | null> {
   const row = (await db('api_keys as k')
     .leftJoin('organisation_suppliers as g', 'g.organisation', 'k.organisation')
     .where('k.id', keyId)
@@ -141,8 +146,14 @@ export async function findKeyGrant(db: Knex, keyId: string): Promise<KeyGrant | 
       'k.organisation',
       'k.revoked_at',
       db.raw(`coalesce(array_agg(g.import_supplier) FILTER (WHERE g.import_supplier IS NOT NULL), '{}') AS suppliers`),
-    )) as { organisation: string; revoked_at: Date | null; suppliers: string[] } | undefined;
-  return row ? { organisation: row.organisation, revoked: row.revoked_at !== null, suppliers: row.suppliers } : null;
+      ...(family === undefined
+        ? []
+        : [db.raw('EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family = ?::uuid AND r.key_id = k.id AND r.revoked_at IS NOT NULL) AS family_revoked', [family])]),
+    )) as { organisation: string; revoked_at: Date | null; suppliers: string[]; family_revoked?: boolean } | undefined;
+  if (!row) return null;
+  const grant: KeyGrant = { organisation: row.organisation, revoked: row.revoked_at !== null, suppliers: row.suppliers };
+  if (family !== undefined) grant.familyRevoked = row.family_revoked === true;
+  return grant;
 }
 
 const toKeyRecord = (r: { id: string; organisation: string; revoked_at: Date | null }): KeyRecord => ({
@@ -153,12 +164,12 @@ const toKeyRecord = (r: { id: string; organisation: string; revoked_at: Date | n
 
 /** Everything authentication reads: the token service's storage and the grant of a key. */
 export interface AuthStore extends TokenStore {
-  findKeyGrant(keyId: string): Promise<KeyGrant | null>;
+  findKeyGrant(keyId: string, family?: string): Promise<KeyGrant | null>;
 }
 
 /** The PostgreSQL implementation of the authentication storage (the API's production wiring). */
 export function dbAuthStore(db: Knex): AuthStore {
-  return { ...dbTokenStore(db), findKeyGrant: (keyId) => findKeyGrant(db, keyId) };
+  return { ...dbTokenStore(db), findKeyGrant: (keyId, family) => findKeyGrant(db, keyId, family) };
 }
 
 /** The PostgreSQL implementation of the token service's storage. */
@@ -190,7 +201,7 @@ export function dbTokenStore(db: Knex): TokenStore {
           .returning(['key_id', 'family'])) as { key_id: string; family: string }[];
         if (used) {
           await trx('refresh_tokens').insert({ jti: next.jti, token_hash: next.tokenHash, key_id: used.key_id, family: used.family, expires_at: next.expiresAt });
-          return { status: 'rotated', keyId: used.key_id };
+          return { status: 'rotated', keyId: used.key_id, family: used.family };
         }
         const found = await trx('refresh_tokens').where({ token_hash: tokenHash }).first('family', 'used_at', 'revoked_at', 'expires_at');
         if (!found) return { status: 'unknown' };

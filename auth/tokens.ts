@@ -25,6 +25,7 @@ export class TokenError extends Error {
 }
 
 export const TOKEN_ISSUER = 'data-import';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface KeyRecord {
   id: string;
@@ -39,7 +40,7 @@ export interface NewRefreshToken {
 }
 
 export type RotateOutcome =
-  | { status: 'rotated'; keyId: string }
+  | { status: 'rotated'; keyId: string; family: string }
   | { status: 'unknown' }
   | { status: 'expired' }
   /** Presented after it was used (or its family was revoked): the store revoked the family. */
@@ -76,6 +77,12 @@ export interface IssuedToken {
 
 export interface AccessClaims extends JwtClaims {
   org: string;
+  /**
+   * The refresh family the token was issued with (the jti of the family's first refresh token):
+   * the authenticator refuses the token once that family is revoked. Tokens signed before this
+   * claim existed carry none and are checked by their key only (they expire within the TTL).
+   */
+  fam?: string;
 }
 
 export interface TokenService {
@@ -99,7 +106,7 @@ export function createTokenService(store: TokenStore, opts: TokenServiceOptions)
     };
   };
 
-  const accessToken = (key: KeyRecord, at: Date, refresh: { secret: string; record: NewRefreshToken }): IssuedToken => {
+  const accessToken = (key: KeyRecord, at: Date, refresh: { secret: string; record: NewRefreshToken }, family: string): IssuedToken => {
     const iat = Math.floor(at.getTime() / 1000);
     const payload: AccessClaims = {
       sub: key.id,
@@ -108,6 +115,7 @@ export function createTokenService(store: TokenStore, opts: TokenServiceOptions)
       iat,
       exp: iat + opts.tokenTtlSeconds,
       jti: crypto.randomUUID(),
+      fam: family,
     };
     return {
       token: signJwt(payload, signingKey),
@@ -126,7 +134,8 @@ export function createTokenService(store: TokenStore, opts: TokenServiceOptions)
       const refresh = newRefresh(at);
       await store.insertRefreshToken(key.id, refresh.record);
       await store.markKeyUsed(key.id, at);
-      return accessToken(key, at, refresh);
+      // A new family: its id is the jti of its first refresh token (auth/store.ts).
+      return accessToken(key, at, refresh, refresh.record.jti);
     },
 
     async obtainWithRefreshToken(refreshToken) {
@@ -140,12 +149,13 @@ export function createTokenService(store: TokenStore, opts: TokenServiceOptions)
       // A revoked key's refresh tokens die with it.
       if (!key || key.revokedAt) throw new TokenError('KT-CT-1135');
       await store.markKeyUsed(key.id, at);
-      return accessToken(key, at, refresh);
+      return accessToken(key, at, refresh, outcome.family);
     },
 
     verifyAccessToken(token) {
       const claims = verifyJwt(token, signingKey, { issuer: TOKEN_ISSUER, nowSeconds: Math.floor(now().getTime() / 1000), maxLifetimeSeconds: opts.tokenTtlSeconds });
       if (typeof claims.org !== 'string') throw new JwtError('malformed');
+      if (claims.fam !== undefined && (typeof claims.fam !== 'string' || !UUID.test(claims.fam))) throw new JwtError('malformed');
       return claims as AccessClaims;
     },
   };

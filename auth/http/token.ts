@@ -13,7 +13,7 @@ import {
 import { createHandler } from 'graphql-http';
 import type { Logger } from '../../lib/logger';
 import { HttpError } from '../../http/errors';
-import type { TokenBucketLimiter } from '../../http/middleware/rateLimit';
+import type { RateLimiter } from '../../http/middleware/rateLimit';
 import { codesOf, json, ref } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { hashSecret } from '../secrets';
@@ -102,7 +102,7 @@ export const tokenOperation = operation({
   method: 'post',
   path: '/v1/graphql/',
   open: true,
-  handler: (deps: { tokens: TokenService; log?: Logger; tokenLimiter?: TokenBucketLimiter; config: { auth: { graphqlIntrospection: boolean } } }) =>
+  handler: (deps: { tokens: TokenService; log?: Logger; tokenLimiter?: RateLimiter; config: { auth: { graphqlIntrospection: boolean } } }) =>
     graphqlHandler(deps.tokens, deps.log, deps.tokenLimiter, deps.config.auth.graphqlIntrospection),
   schemas: {
     GraphQLRequest: {
@@ -173,7 +173,7 @@ function graphqlJson(description: string) {
 /** graphql-js words its suggestions ` Did you mean "x"?` at the end of a validation message. */
 const SUGGESTION = / Did you mean .*$/s;
 
-function graphqlHandler(tokens: TokenService, log: Logger | undefined, limiter: TokenBucketLimiter | undefined, introspection: boolean, limit = GRAPHQL_BODY_LIMIT_BYTES): Middleware {
+function graphqlHandler(tokens: TokenService, log: Logger | undefined, limiter: RateLimiter | undefined, introspection: boolean, limit = GRAPHQL_BODY_LIMIT_BYTES): Middleware {
   // Outside development the schema is not handed out: introspection is a validation error, and the
   // suggestions that would name its fields one typo at a time are cut from every message.
   const handle = createHandler<unknown, undefined>({
@@ -186,9 +186,9 @@ function graphqlHandler(tokens: TokenService, log: Logger | undefined, limiter: 
         }),
   });
   return async (ctx) => {
-    if (limiter) throttle(limiter, `address:${ctx.ip}`);
+    if (limiter) await throttle(limiter, `address:${ctx.ip}`);
     const body = await readText(ctx, limit);
-    if (limiter) for (const secret of credentialsOf(body)) throttle(limiter, `credential:${hashSecret(secret)}`);
+    if (limiter) for (const secret of credentialsOf(body)) await throttle(limiter, `credential:${hashSecret(secret)}`);
     checkTokenRequestCost(queryOf(body));
     const [resBody, init] = await handle({
       method: ctx.method,
@@ -210,10 +210,11 @@ function graphqlHandler(tokens: TokenService, log: Logger | undefined, limiter: 
  * The token operation's rate limit (AUTH_TOKEN_RATE_LIMIT_PER_MINUTE / _BURST): a bucket per client
  * address, then one per API key or refresh token the request carries in its variables (how
  * clients send them; a key written into the query text counts against the address only). Over it:
- * 429 `throttled` with Retry-After, the REST API's shape, before any database work.
+ * 429 `throttled` with Retry-After, the REST API's shape, before any other database work (the
+ * buckets are in PostgreSQL, so that a restart of the API cannot empty them).
  */
-function throttle(limiter: TokenBucketLimiter, key: string): void {
-  const r = limiter.take(key);
+async function throttle(limiter: RateLimiter, key: string): Promise<void> {
+  const r = await limiter.take(key);
   if (!r.ok) {
     throw new HttpError('throttled', `Too many token requests; retry in ${r.retryAfterSeconds} s.`, {}, { 'Retry-After': String(r.retryAfterSeconds) });
   }

@@ -11,10 +11,15 @@ export interface TokenBucketOptions {
 
 export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 
+/** A set of token buckets: `TokenBucketLimiter` in memory, `PgBucketLimiter` (the API's) in PostgreSQL. */
+export interface RateLimiter {
+  take(key: string): TakeResult | Promise<TakeResult>;
+}
+
 /**
  * One token bucket per key (an organisation), refilled continuously at `perMinute / 60` per
- * second up to `burst`. In memory: each API replica limits on its own, so the effective limit
- * of an organisation is `perMinute × replicas` (docs/authentication.md says so to integrators).
+ * second up to `burst`. In memory: a restart empties it, so the API uses `PgBucketLimiter`
+ * (pgRateLimit.ts) with the same arithmetic; this one is the reference its tests compare with.
  */
 export class TokenBucketLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
@@ -60,11 +65,11 @@ export class TokenBucketLimiter {
 export const MAX_BUCKETS = 50_000;
 
 /** 429 `throttled` with Retry-After once the caller's organisation has used its bucket. Runs after authentication. */
-export function rateLimit(limiter: TokenBucketLimiter): Middleware {
+export function rateLimit(limiter: RateLimiter): Middleware {
   return async (ctx, next) => {
     const p = principalOf(ctx);
     if (!p) return next();
-    const r = limiter.take(p.organisation);
+    const r = await limiter.take(p.organisation);
     if (!r.ok) {
       throw new HttpError('throttled', `Too many requests for organisation ${p.organisation}; retry in ${r.retryAfterSeconds} s.`, {}, { 'Retry-After': String(r.retryAfterSeconds) });
     }

@@ -34,7 +34,9 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
   const errorCodeOf = (res: request.Response) => res.body.errors?.[0]?.extensions?.errorCode;
 
   beforeAll(async () => {
-    s = await startStack({ worker: false, relay: false });
+    // The token endpoint's buckets are in the database, shared by every app of this file: a
+    // default limit this file's many token requests stay under (the limit's own tests set theirs).
+    s = await startStack({ worker: false, relay: false, env: { AUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '100000', AUTH_TOKEN_RATE_LIMIT_BURST: '10000' } });
     app = await appWith();
     await createSupplier(s.t.db, 'OTHER_ENERGY', { status: 'Ongoing' });
     await createOrganisation(s.t.db, 'ORG_A');
@@ -51,7 +53,7 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
   it('obtains a token for an API key: a JWT naming the key and organisation, and a refresh token', async () => {
     const t = await tokenFor(app, keyA.key);
     expect(t.token.split('.')).toHaveLength(3);
-    expect(t.payload).toEqual({ sub: keyA.id, org: 'ORG_A', iss: 'data-import', iat: expect.any(Number), exp: (t.payload.iat as number) + 3600, jti: expect.any(String) });
+    expect(t.payload).toEqual({ sub: keyA.id, org: 'ORG_A', iss: 'data-import', iat: expect.any(Number), exp: (t.payload.iat as number) + 3600, jti: expect.any(String), fam: expect.any(String) });
     expect(t.refreshExpiresIn).toBe((t.payload.iat as number) + 7 * 24 * 3600);
   });
 
@@ -91,11 +93,12 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
   });
 
   it('answers 401 authentication_failed once the token has expired', async () => {
-    const shortLived = await appWith({ tokenTtlSeconds: 1 });
+    // 2 s, not 1: iat is whole seconds, so a 1 s token issued late in its second expired before its first use.
+    const shortLived = await appWith({ tokenTtlSeconds: 2 });
     const { token } = await tokenFor(shortLived, keyA.key);
     const ok = await request(shortLived.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
     expect(ok.status).toBe(404);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     const res = await request(shortLived.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('authentication_failed');
@@ -115,6 +118,31 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
     expect(errorCodeOf(replay)).toBe('KT-CT-1135');
     // The replay revoked the family: the newer refresh token is refused too.
     expect(errorCodeOf(await gql(app, { refreshToken: next.refreshToken }))).toBe('KT-CT-1135');
+  });
+
+  it('refuses the access tokens of a refresh family revoked by reuse, within the grant cache time, and no other family\'s', async () => {
+    const first = await tokenFor(app, keyA.key);
+    const next = (await gql(app, { refreshToken: first.refreshToken })).body.data.obtainKrakenToken;
+    expect(next.payload.fam).toBe(first.payload.fam);
+    const other = await tokenFor(app, keyA.key);
+    expect(other.payload.fam).not.toBe(first.payload.fam);
+    const call = (token: string) => request(app.callback()).get('/v2/data-import/accounts/DEMO_ENERGY/NONE/').set('Authorization', `Token ${token}`);
+    expect((await call(first.token)).status).toBe(404);
+    expect((await call(next.token)).status).toBe(404);
+
+    // The used refresh token presented again: the store revokes the family.
+    expect(errorCodeOf(await gql(app, { refreshToken: first.refreshToken }))).toBe('KT-CT-1135');
+    for (const token of [first.token, next.token]) {
+      const res = await eventually(async () => {
+        const r = await call(token);
+        return r.status === 401 ? r : undefined;
+      }, s.config.auth.grantCacheMs + 30_000);
+      expect(res.body.code).toBe('authentication_failed');
+      expect(res.headers['www-authenticate']).toBe('Token');
+    }
+    // The same key's other family, and the key itself, keep working.
+    expect((await call(other.token)).status).toBe(404);
+    expect((await tokenFor(app, keyA.key)).token).toEqual(expect.any(String));
   });
 
   it('answers KT-CT-1134 for an expired refresh token and KT-CT-1139 for an unknown key', async () => {
@@ -202,9 +230,32 @@ describe('authentication of the REST API with tokens from the GraphQL endpoint',
     expect(res.status).toBe(429);
     expect(res.body).toEqual({ detail: expect.any(String), code: 'throttled' });
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    // The refused exchange wrote no refresh token; another app (replica) has its own buckets.
+    // The refused exchange wrote no refresh token; another limit (the default's) has its own buckets.
     expect(Number((await s.t.db('refresh_tokens').count({ n: '*' }))[0]!.n)).toBe(before + 1);
     expect((await gql(app, { APIKey: keyA.key })).status).toBe(200);
+  });
+
+  it('keeps the buckets over a restart: a new app over the same database still answers 429 throttled', async () => {
+    // A limit of its own (2/min, burst 1): no other test of this file shares these buckets.
+    const limits = { tokenRateLimitPerMinute: 2, tokenRateLimitBurst: 1, rateLimitPerMinute: 2, rateLimitBurst: 1 };
+    const { token } = await tokenFor(app, keyB.key);
+    const before = await appWith(limits);
+    const call = (a: Koa) => request(a.callback()).get('/v2/data-import/accounts/OTHER_ENERGY/NONE/').set('Authorization', `Token ${token}`);
+    expect((await call(before)).status).toBe(404);
+    expect((await call(before)).status).toBe(429);
+    expect((await gql(before, { APIKey: 'dik_unknown' })).status).toBe(200);
+    expect((await gql(before, { APIKey: 'dik_unknown' })).status).toBe(429);
+
+    // The restarted API: new limiters, same database.
+    const after = await appWith(limits);
+    const org = await call(after);
+    expect(org.status).toBe(429);
+    expect(org.body.code).toBe('throttled');
+    expect(Number(org.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const tok = await gql(after, { APIKey: 'dik_unknown' });
+    expect(tok.status).toBe(429);
+    expect(tok.body.code).toBe('throttled');
+    expect(Number(tok.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
   it('answers 413 payload_too_large for a body over the default 10 MB limit', async () => {

@@ -111,6 +111,17 @@ describe('the API body budget across organisations', () => {
     await a.answer;
   });
 
+  it("another organisation's 1 MiB chunked body waits at most BODY_STALL_MS behind a stalled 10 MiB upload (issue 47)", async () => {
+    const a = stalled(orgA);
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    // Past the inline 256 KiB, the chunked body asks the budget for the limit (10 MiB): with the
+    // stalled one's 10 MiB held, it waits until that one is cut off (1.5 s here), not 3 s or 30 s.
+    expect(await post(orgB, MiB, true)).toEqual({ status: 400, code: 'account_failed_validation' });
+    expect(Date.now() - t0).toBeLessThan(2_700);
+    expect(await a.answer).toContain('"code":"request_timeout"');
+  });
+
   it("a client that leaves mid-body releases its organisation's share at once", async () => {
     const a = stalled(orgA);
     await new Promise((r) => setTimeout(r, 200));

@@ -20,8 +20,8 @@ export function testAuth(db: Knex, config: Pick<Config, 'auth'>): TestAuth {
   const unknownGrants = new Map<string, string[]>();
   const store: AuthStore = {
     ...real,
-    async findKeyGrant(keyId) {
-      const grant = await real.findKeyGrant(keyId);
+    async findKeyGrant(keyId, family) {
+      const grant = await real.findKeyGrant(keyId, family);
       const extra = unknownGrants.get(keyId);
       return grant && extra ? { ...grant, suppliers: [...grant.suppliers, ...extra] } : grant;
     },

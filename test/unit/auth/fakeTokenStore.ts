@@ -44,6 +44,6 @@ export class FakeTokenStore implements TokenStore {
     if (t.expiresAt.getTime() <= now.getTime()) return { status: 'expired' };
     t.usedAt = now;
     this.refresh.push({ ...next, keyId: t.keyId, family: t.family, usedAt: null, revokedAt: null });
-    return { status: 'rotated', keyId: t.keyId };
+    return { status: 'rotated', keyId: t.keyId, family: t.family };
   }
 }

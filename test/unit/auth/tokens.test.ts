@@ -71,7 +71,7 @@ describe('token service', () => {
     const { service, store } = setup();
     const issued = await service.obtainWithApiKey(KEY);
     const iat = Date.parse('2026-11-21T10:00:00Z') / 1000;
-    expect(issued.payload).toEqual({ sub: 'key_a', org: 'ORG_A', iss: 'data-import', iat, exp: iat + 3600, jti: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(issued.payload).toEqual({ sub: 'key_a', org: 'ORG_A', iss: 'data-import', iat, exp: iat + 3600, jti: expect.stringMatching(/^[0-9a-f-]{36}$/), fam: store.refresh[0]!.family });
     expect(service.verifyAccessToken(issued.token)).toEqual(issued.payload);
     expect(issued.refreshToken).toMatch(/^dirt_[A-Za-z0-9_-]{43}$/);
     expect(issued.refreshExpiresIn).toBe(iat + 7 * 24 * 3600);

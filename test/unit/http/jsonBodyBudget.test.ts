@@ -20,11 +20,44 @@ async function server(budget: PayloadBudget) {
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/`;
   const post = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.status);
-  return { seen, gates, post, close: () => new Promise((r) => { s.closeAllConnections(); s.close(r); }) };
+  const port = (s.address() as AddressInfo).port;
+  return { seen, gates, post, port, close: () => new Promise((r) => { s.closeAllConnections(); s.close(r); }) };
 }
 
 const body = (n: number) => JSON.stringify({ pad: 'x'.repeat(n - 10) }); // n bytes of JSON
 const settle = () => new Promise((r) => setTimeout(r, 150));
+
+/** POSTs `text` chunked (no Content-Length), in two writes; the answer's status. */
+function postChunked(url: string, text: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.write(text.slice(0, 10));
+    req.end(text.slice(10));
+  });
+}
+
+describe('jsonBody: chunked bodies counted by the bytes they carry', () => {
+  it('reads a chunked body of the limit past the inline threshold, refuses one byte more with 413', async () => {
+    const budget = new PayloadBudget(5000, 20);
+    const s = await server(budget);
+    const url = `http://127.0.0.1:${s.port}/`;
+    try {
+      const ok = postChunked(url, body(1000));
+      await settle();
+      expect(s.seen).toEqual([1000]);
+      s.gates.shift()!();
+      expect(await ok).toBe(200);
+      expect(await postChunked(url, body(1001))).toBe(413);
+      expect(budget.heldBytes).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+});
 
 describe('jsonBody with a budget', () => {
   it('reads a large body only when the budget has room, and holds it until the request is answered', async () => {
