@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The rate-limit buckets (rate_limit_buckets, migration 0024; http/middleware/pgRateLimit.ts): a
+ * The rate-limit buckets (rate_limit_buckets, migration 0025; http/middleware/pgRateLimit.ts): a
  * token bucket per (scope, key), refilled by PostgreSQL's clock.
  */
 

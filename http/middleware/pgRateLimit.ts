@@ -9,7 +9,7 @@ const PRUNE_BATCH = 10_000;
 
 /**
  * The token buckets of `TokenBucketLimiter`, held in PostgreSQL (table rate_limit_buckets,
- * migration 0024) so that a restart or a crash of the API cannot empty them: each `take` is one
+ * migration 0025) so that a restart or a crash of the API cannot empty them: each `take` is one
  * atomic upsert that refills the bucket by the time passed (PostgreSQL's clock, so every replica
  * refills alike) and takes a token if there is one. Concurrent takes of one bucket serialise on its
  * row; replicas share the buckets, so an organisation's limit is `perMinute` in all (no longer

@@ -25,7 +25,14 @@ async function server(budget: PayloadBudget) {
 }
 
 const body = (n: number) => JSON.stringify({ pad: 'x'.repeat(n - 10) }); // n bytes of JSON
-const settle = () => new Promise((r) => setTimeout(r, 150));
+/** Waits (bounded, 10 s) until `cond` holds: what a request has reached, not a fixed pause (a loaded machine is slow). */
+async function until(cond: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not reached within 10 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 /** POSTs `text` chunked (no Content-Length), in two writes; the answer's status. */
 function postChunked(url: string, text: string): Promise<number> {
@@ -47,7 +54,7 @@ describe('jsonBody: chunked bodies counted by the bytes they carry', () => {
     const url = `http://127.0.0.1:${s.port}/`;
     try {
       const ok = postChunked(url, body(1000));
-      await settle();
+      await until(() => s.seen.length === 1);
       expect(s.seen).toEqual([1000]);
       s.gates.shift()!();
       expect(await ok).toBe(200);
@@ -65,13 +72,14 @@ describe('jsonBody with a budget', () => {
     const s = await server(budget);
     try {
       const first = s.post(body(80));
+      await until(() => s.seen.length === 1);
       const second = s.post(body(60));
-      await settle();
+      await until(() => budget.waiting === 1);
       expect(s.seen).toEqual([80]); // the second waits: 80 + 60 > 100
       expect(budget.waiting).toBe(1);
       s.gates.shift()!();
       expect(await first).toBe(200);
-      await settle();
+      await until(() => s.seen.length === 2);
       expect(s.seen).toEqual([80, 60]);
       s.gates.shift()!();
       expect(await second).toBe(200);
@@ -87,7 +95,7 @@ describe('jsonBody with a budget', () => {
     try {
       const big = s.post(body(100));
       const small = s.post(body(15));
-      await settle();
+      await until(() => s.seen.length === 2);
       expect(s.seen.sort()).toEqual([100, 15].sort());
       s.gates.splice(0).forEach((g) => g());
       expect(await Promise.all([big, small])).toEqual([200, 200]);
