@@ -161,8 +161,14 @@ if [[ "$ROLE" == all ]]; then
       say "Temporal: a server already answers on 127.0.0.1:7233"
     else
       mkdir -p "$ROOT/data/temporal"
-      start_temporal_dev 7233 8233 "$ROOT/data/temporal/temporal.db" "$ROOT/data/temporal/server.log"
-      say "started the Temporal dev server on 127.0.0.1:7233 (Web UI http://127.0.0.1:8233), state in data/temporal/temporal.db"
+      # The dev server's UI answers any Host: it listens on a private port, and the guard
+      # (scripts/uiGuard.ts) on 8233 forwards only a loopback Host (DNS rebinding, docs/security.md).
+      ui_port="$(free_port)"
+      start_temporal_dev 7233 "$ui_port" "$ROOT/data/temporal/temporal.db" "$ROOT/data/temporal/server.log"
+      "$ROOT/node_modules/.bin/tsx" "$ROOT/scripts/uiGuard.ts" 8233 "$ui_port" >"$ROOT/data/temporal/ui-guard.log" 2>&1 &
+      STARTED_PIDS+=("$!")
+      wait_for_port 127.0.0.1 8233 60 "Temporal UI guard"
+      say "started the Temporal dev server on 127.0.0.1:7233 (Web UI http://127.0.0.1:8233, loopback Host only), state in data/temporal/temporal.db"
     fi
     TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-http://127.0.0.1:8233}"
   fi

@@ -346,7 +346,7 @@ temporal_dev_argv() {
   local pragmas p
   TEMPORAL_DEV_ARGV=(server start-dev --ip 127.0.0.1 --port "$1" --log-level warn "${SEARCH_ATTRIBUTE_FLAGS[@]}"
     "${TEMPORAL_DEV_DYNAMIC_CONFIG[@]}")
-  if [[ "$2" == 0 ]]; then TEMPORAL_DEV_ARGV+=(--headless); else TEMPORAL_DEV_ARGV+=(--ui-port "$2"); fi
+  if [[ "$2" == 0 ]]; then TEMPORAL_DEV_ARGV+=(--headless); else TEMPORAL_DEV_ARGV+=(--ui-ip 127.0.0.1 --ui-port "$2"); fi
   if [[ -n "$3" ]]; then
     TEMPORAL_DEV_ARGV+=(--db-filename "$3")
     pragmas="${TEMPORAL_SQLITE_PRAGMAS-$TEMPORAL_SQLITE_PRAGMAS_DEFAULT}"

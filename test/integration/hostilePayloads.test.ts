@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { eventually, startStack, type Stack } from '../support/stack';
+import { stackProcessEnv } from '../support/processEnv';
 import { uniqueAccount } from '../support/fixtures';
 import { OPERATIONS } from '../../api/operations';
 import { routeOf } from '../../http/operation';
@@ -48,24 +49,12 @@ describe('hostile payloads: the real API stays up and answers each with its 4xx'
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-'));
     const port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_'))),
-      APP_ENV: 'test',
-      AUTH_SIGNING_KEY: s.config.auth.signingKey,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: s.t.url,
-      DATABASE_POOL_MAX: '3',
-      NATS_URL: s.config.nats.url,
-      TEMPORAL_ADDRESS: s.config.temporal.address,
-      TEMPORAL_TASK_QUEUE: s.taskQueue,
-      EVENTS_SUBJECT_PREFIX: s.subjectPrefix,
-      EVENTS_STREAM: s.stream,
+    const env = stackProcessEnv(s, {
       PORT: String(port),
-      OPS_BIND: 'off',
       // The hostile bodies come faster than any real client's: the rate limit is not what is tested.
       RATE_LIMIT_PER_MINUTE: '100000',
       RATE_LIMIT_BURST: '100000',
-    };
+    });
     const out = fs.openSync(path.join(dir, 'api.log'), 'a');
     api = spawn(process.execPath, [...apiNodeOptions({}), '--import', 'tsx', path.join(ROOT, 'api/main.ts')], { cwd: ROOT, env, stdio: ['ignore', out, out] });
     fs.closeSync(out);

@@ -378,7 +378,10 @@ describe('platform clients work unchanged: every error in the shape the platform
     });
 
     it('answers process past the organisation rate limit 429 in the ErrorResponse shape the platform documents for it', async () => {
-      const limited = s.appWith({ ...s.config, auth: { ...s.config.auth, rateLimitPerMinute: 1, rateLimitBurst: 1 } } as Config);
+      // The buckets live in PostgreSQL, shared by every app over this file's database and keyed by
+      // their settings: a limit of its own (not the 1/1 of the v2 rate-limit test above, whose one token
+      // that test spent) gives this test a full bucket of one.
+      const limited = s.appWith({ ...s.config, auth: { ...s.config.auth, rateLimitPerMinute: 2, rateLimitBurst: 1 } } as Config);
       const call = () => request(limited.callback()).post('/v1/data-import/account-import-process/process/').set('Authorization', `Token ${token}`).send(processRequest('DEMO_ENERGY'));
       expect((await call()).status).toBe(400);
       const res = await call();

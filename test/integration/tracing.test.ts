@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { eventually, startStack, type Stack } from '../support/stack';
+import { stackProcessEnv } from '../support/processEnv';
 import { uniqueAccount } from '../support/fixtures';
 import { readStream } from '../support/stream';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlpReceiver';
@@ -48,30 +49,16 @@ describe('tracing: one trace per import, across the API, the worker, the relay a
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracing-'));
     const port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
-    const { WORKER_METRICS_PORT: _w, ...inherited } = process.env;
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(Object.entries(inherited).filter(([k]) => !k.startsWith('OTEL_'))),
-      APP_ENV: 'test',
-      AUTH_SIGNING_KEY: s.config.auth.signingKey,
+    const env = stackProcessEnv(s, {
       LOG_LEVEL: 'info',
-      DATABASE_URL: s.t.url,
-      DATABASE_POOL_MAX: '3',
-      NATS_URL: s.config.nats.url,
-      TEMPORAL_ADDRESS: s.config.temporal.address,
-      TEMPORAL_TASK_QUEUE: s.taskQueue,
-      EVENTS_SUBJECT_PREFIX: s.subjectPrefix,
-      EVENTS_STREAM: s.stream,
-      EVENTS_MAX_AGE_MS: String(s.config.nats.maxAgeMs),
-      EVENTS_DUPLICATE_WINDOW_MS: String(s.config.nats.duplicateWindowMs),
       OUTBOX_POLL_INTERVAL_MS: '50',
       PORT: String(port),
-      OPS_BIND: 'off',
       WORKER_METRICS_PORT: '0',
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       // Every import traced (the default samples a tenth of them), exported within 200 ms.
       OTEL_TRACES_SAMPLER: 'parentbased_always_on',
       OTEL_BSP_SCHEDULE_DELAY: '200',
-    };
+    });
     start('api', { ...env, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
     start('worker', env);
     await eventually(async () => (await fetch(`${apiUrl}/readyz`)).ok, 90_000, 250);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import request from 'supertest';
 import { eventually, startStack, type Stack } from '../support/stack';
+import { stackProcessEnv } from '../support/processEnv';
 import { uniqueAccount } from '../support/fixtures';
 import { Supervisor } from '../../scripts/supervisor';
 import { serviceChildren } from '../../scripts/supervise';
@@ -48,21 +49,7 @@ describe('two worker processes on one host', () => {
   beforeAll(async () => {
     s = await startStack({ worker: false, relay: false });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'two-workers-'));
-    const { WORKER_METRICS_PORT: _unset, ...inherited } = process.env;
-    env = {
-      ...inherited,
-      APP_ENV: 'test',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: s.t.url,
-      DATABASE_POOL_MAX: '3',
-      NATS_URL: s.config.nats.url,
-      TEMPORAL_ADDRESS: s.config.temporal.address,
-      TEMPORAL_TASK_QUEUE: s.taskQueue,
-      EVENTS_SUBJECT_PREFIX: s.subjectPrefix,
-      EVENTS_STREAM: s.stream,
-      EVENTS_MAX_AGE_MS: String(s.config.nats.maxAgeMs),
-      EVENTS_DUPLICATE_WINDOW_MS: String(s.config.nats.duplicateWindowMs),
-    };
+    env = stackProcessEnv(s, { LOG_LEVEL: 'info' });
     supervisor = new Supervisor({
       children: serviceChildren({ workers: 2, apiReplicas: 0, env, logDir: dir }),
       runDir: dir,
