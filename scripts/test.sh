@@ -97,7 +97,11 @@ fuzz_why="$why"; [[ "${DATA_IMPORT_FUZZ:-1}" != 0 ]] || fuzz_why="DATA_IMPORT_FU
 [[ -n "$fuzz_why" ]] || say "schemathesis against the running API (scripts/fuzz.sh)"
 # A fixed seed inside the test command, so a CI run is reproducible (this one once found a 500,
 # now a regression check); `npm run test:fuzz` alone draws a new seed each time to explore.
-FUZZ_SEED="${FUZZ_SEED:-924069319}" runner fuzz "$fuzz_why" "bash '$ROOT/scripts/fuzz.sh' --plan" -- bash "$ROOT/scripts/fuzz.sh" || code=1
+# 50 generated requests per operation (npm run test:fuzz alone: 100, a new seed each time): with a
+# fixed seed the run replays the same cases every time, a regression check, so the half kept saves
+# ~1.5 minutes of every run; new finds come from new seeds. The coverage phase's boundary cases and
+# every operation all stay.
+FUZZ_SEED="${FUZZ_SEED:-924069319}" FUZZ_MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-50}" runner fuzz "$fuzz_why" "bash '$ROOT/scripts/fuzz.sh' --plan" -- bash "$ROOT/scripts/fuzz.sh" || code=1
 set -e
 say "tests finished in $(($(date +%s) - T0)) s"
 # Stop what this command started before the count, so the count is the run's last line.
