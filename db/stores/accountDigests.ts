@@ -6,7 +6,7 @@ import { accountDigest } from '../../account/canonical';
 import { validationRulesFiles, validationRulesVersion } from '../../account/fingerprint';
 import { hashFiles, sourceClosure } from '../../lib/sourceHash';
 import { loadAccountsByExternal } from './accountStore';
-import { DIGEST_QUEUE_POLICY, recordAttempt, recordFailure, removeDone, setAsideExhausted, type QueuePolicy } from './digestQueue';
+import { DIGEST_QUEUE_POLICY, holdingLease, recordAttempt, recordFailure, removeDone, setAsideExhausted, type QueuePolicy } from './digestQueue';
 
 /**
  * The digest of each account as stored, kept on its accounts row (migration 0016; docs/bulk-migration.md,
@@ -158,7 +158,7 @@ export async function fillPass(db: Knex, limit = FILL_BATCH, policy: QueuePolicy
     const ids = await recordAttempt(db, { limit: 1, retried: true, policy });
     if (ids.length === 0) break;
     out.taken += ids.length;
-    await fillAccounts(db, ids).catch(async (err: unknown) => {
+    await holdingLease(db, ids, policy, () => fillAccounts(db, ids)).catch(async (err: unknown) => {
       out.failed++;
       out.setAside.push(...(await recordFailure(db, ids, reasonOf(err), { again: false, policy })));
     });
@@ -166,7 +166,7 @@ export async function fillPass(db: Knex, limit = FILL_BATCH, policy: QueuePolicy
   if (out.taken >= limit) return out;
   const batch = await recordAttempt(db, { limit: limit - out.taken, retried: false, policy });
   out.taken += batch.length;
-  await fillAccounts(db, batch).catch(async (err: unknown) => {
+  await holdingLease(db, batch, policy, () => fillAccounts(db, batch)).catch(async (err: unknown) => {
     out.failed++;
     out.setAside.push(...(await recordFailure(db, batch, reasonOf(err), { again: batch.length > 1, policy })));
   });
