@@ -309,6 +309,11 @@ export async function startStack(work: string, say: (line: string) => void): Pro
       '--initial-cluster', etcdCluster, '--initial-cluster-state', 'new', '--initial-cluster-token', 'dih',
       '--cert-file', c.cert, '--key-file', c.key, '--trusted-ca-file', pki.ca, '--client-cert-auth',
       '--peer-cert-file', c.cert, '--peer-key-file', c.key, '--peer-trusted-ca-file', pki.ca, '--peer-client-cert-auth',
+      // Patroni talks to etcd's v2 API (see the Patroni config below, issue 48); etcd 3.4 serves it only when asked.
+      '--enable-v2=true',
+      // A member cut off campaigns alone (its term climbs to 20 and more in 30 s); without pre-vote its
+      // return deposes the leader and the cluster stands still for an election (etcd 3.4's default: off).
+      '--pre-vote=true',
     ];
     add(`etcd-${name}`, h, etcdArgs);
   }
@@ -338,7 +343,15 @@ export async function startStack(work: string, say: (line: string) => void): Pro
         keyfile: path.join(dir, 'server.key'),
         authentication: { username: 'patroni', password: secrets.patroniApi },
       },
-      etcd3: { hosts: dcsHosts.map((n) => `${host(n).ip}:${PORTS.etcd}`), protocol: 'https', cacert: path.join(dir, 'ca.crt'), cert: path.join(dir, 'server.crt'), key: path.join(dir, 'server.key') },
+      // etcd's v2 API, not etcd3 (issue 48): Patroni 3.0's etcd3 renews its leader key with an
+      // unconditional put whenever its lease changed, trusting a cluster view it reads serializable
+      // (from whichever member it is connected to, possibly one just back from a cut and still
+      // stale). A primary cut off for longer than ttl saw itself as the leader in its own member's
+      // stale data after the heal, put the leader key over the new primary's, and took the cluster
+      // back ("promoted self to leader because I had the session lock"): the commits the new
+      // primary acknowledged meanwhile were lost. The v2 client renews with a compare-and-swap on
+      // its own name (prevValue), so a stale view can never overwrite another node's key.
+      etcd: { hosts: dcsHosts.map((n) => `${host(n).ip}:${PORTS.etcd}`), protocol: 'https', cacert: path.join(dir, 'ca.crt'), cert: path.join(dir, 'server.crt'), key: path.join(dir, 'server.key') },
       bootstrap: {
         dcs: {
           // The leader lock: renewed every loop_wait, lost after ttl without a renewal (then the
