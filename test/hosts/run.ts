@@ -1038,7 +1038,6 @@ async function main(): Promise<number> {
           r.commits = { acknowledged: commits.acknowledged, lost: commits.lost, diverged: commits.diverged };
           r.notes.push(`${scenario}: ${commits.line}`);
           r.problems.push(...commits.problems);
-          say(`${scenario}: ${commits.line}`);
         }
         if (scenario === 'pg-restore-drill') {
           if (typeof drill.mark === 'string') r.problems.push(`the restore point could not be taken: ${drill.mark}`);
