@@ -296,6 +296,11 @@ export async function startStack(work: string, say: (line: string) => void): Pro
   const pgBin = path.dirname(fs.realpathSync(path.join(need('HOSTS_PG_BIN'), 'pg_ctl')));
   const asPg = ['setpriv', `--reuid=${pgUser}`, `--regid=${pgUser}`, '--init-groups'];
   const dcsHosts: HostName[] = [...PG_NODES, 'dcs'];
+  // HOSTS_PATRONI_DCS=etcd3 puts back the configuration before issue 48's fix (Patroni's etcd3
+  // client, etcd without the v2 API and pre-vote): only to show the cause with the commit checker
+  // (test/hosts/commits.ts), never a deployment's setting.
+  const etcd3 = process.env.HOSTS_PATRONI_DCS === 'etcd3';
+  if (etcd3) say('HOSTS_PATRONI_DCS=etcd3: Patroni on etcd3, etcd without v2 and pre-vote (the configuration before issue 48\'s fix)');
   const etcdCluster = dcsHosts.map((n) => `${n}=https://${host(n).ip}:${PORTS.etcdPeer}`).join(',');
   for (const name of dcsHosts) {
     const h = host(name);
@@ -309,6 +314,15 @@ export async function startStack(work: string, say: (line: string) => void): Pro
       '--initial-cluster', etcdCluster, '--initial-cluster-state', 'new', '--initial-cluster-token', 'dih',
       '--cert-file', c.cert, '--key-file', c.key, '--trusted-ca-file', pki.ca, '--client-cert-auth',
       '--peer-cert-file', c.cert, '--peer-key-file', c.key, '--peer-trusted-ca-file', pki.ca, '--peer-client-cert-auth',
+      ...(etcd3
+        ? []
+        : [
+            // Patroni talks to etcd's v2 API (see the Patroni config below, issue 48); etcd 3.4 serves it only when asked.
+            '--enable-v2=true',
+            // A member cut off campaigns alone (its term climbs to 20 and more in 30 s); without pre-vote its
+            // return deposes the leader and the cluster stands still for an election (etcd 3.4's default: off).
+            '--pre-vote=true',
+          ]),
     ];
     add(`etcd-${name}`, h, etcdArgs);
   }
@@ -338,7 +352,15 @@ export async function startStack(work: string, say: (line: string) => void): Pro
         keyfile: path.join(dir, 'server.key'),
         authentication: { username: 'patroni', password: secrets.patroniApi },
       },
-      etcd3: { hosts: dcsHosts.map((n) => `${host(n).ip}:${PORTS.etcd}`), protocol: 'https', cacert: path.join(dir, 'ca.crt'), cert: path.join(dir, 'server.crt'), key: path.join(dir, 'server.key') },
+      // etcd's v2 API, not etcd3 (issue 48): Patroni 3.0's etcd3 renews its leader key with an
+      // unconditional put whenever its lease changed, trusting a cluster view it reads serializable
+      // (from whichever member it is connected to, possibly one just back from a cut and still
+      // stale). A primary cut off for longer than ttl saw itself as the leader in its own member's
+      // stale data after the heal, put the leader key over the new primary's, and took the cluster
+      // back ("promoted self to leader because I had the session lock"): the commits the new
+      // primary acknowledged meanwhile were lost. The v2 client renews with a compare-and-swap on
+      // its own name (prevValue), so a stale view can never overwrite another node's key.
+      [etcd3 ? 'etcd3' : 'etcd']: { hosts: dcsHosts.map((n) => `${host(n).ip}:${PORTS.etcd}`), protocol: 'https', cacert: path.join(dir, 'ca.crt'), cert: path.join(dir, 'server.crt'), key: path.join(dir, 'server.key') },
       bootstrap: {
         dcs: {
           // The leader lock: renewed every loop_wait, lost after ttl without a renewal (then the
