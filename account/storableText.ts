@@ -10,16 +10,40 @@ import type { IssueList } from './issues';
  */
 // A NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** A NUL or any surrogate: the cheap test almost every string fails; only a match is looked at closely. */
+const SUSPECT = /[\u0000\ud800-\udfff]/;
 
 export function isStorableText(s: string): boolean {
-  return !UNSTORABLE.test(s);
+  return !SUSPECT.test(s) || !UNSTORABLE.test(s);
+}
+
+/** Whether any string or key of `value` is one PostgreSQL cannot store: the common case's one cheap pass (no paths built). */
+function holdsUnstorable(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (!isStorableText(v)) return true;
+    } else if (Array.isArray(v)) {
+      for (const item of v) if (typeof item === 'object' || typeof item === 'string') stack.push(item);
+    } else if (typeof v === 'object' && v !== null) {
+      for (const k in v) {
+        if (!isStorableText(k)) return true;
+        const item = (v as Record<string, unknown>)[k];
+        if (typeof item === 'object' || typeof item === 'string') stack.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /**
  * Adds an `invalid_character` issue for each string or key of `value` PostgreSQL cannot store.
  * Iterative; the value is already within the body's bounds (values, depth), so the walk is too.
+ * One pass without paths first; the paths are built only for a value that holds such text.
  */
 export function checkStorableText(value: unknown, out: IssueList, prefix = ''): void {
+  if (!holdsUnstorable(value)) return;
   const stack: { v: unknown; at: string }[] = [{ v: value, at: prefix }];
   while (stack.length > 0 && !out.full) {
     const { v, at } = stack.pop() as { v: unknown; at: string };
