@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import { isIsoDate, isIsoDateTime } from './dates';
 import { checkEmail } from './rules/contacts';
+import { FREE_FORM_KEYWORD, freeFormExcess, freeFormDetail, type FreeFormBounds } from './freeForm';
 
 /** Decimal strings: optional minus, digits, optional fraction ("12.5", "-3.00"; not "1e3", "12,5", " 1"). */
 export const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
@@ -34,5 +35,26 @@ function addFormats(instance: Ajv): Ajv {
   // customers' `email` rule checks), a time of day (HH:MM or HH:MM:SS).
   instance.addFormat('email', { type: 'string', validate: (v: string) => checkEmail(v) !== 'invalid_email' });
   instance.addFormat('time', { type: 'string', validate: (v: string) => TIME_RE.test(v) });
+  addFreeFormKeyword(instance);
   return instance;
+}
+
+/**
+ * `x-free-form: {maxValues, maxDepth, maxChars}` on a free-form node (account/freeForm.ts): the
+ * value's own size, depth and number of values bounded, error keyword `x-free-form` (errors.ts
+ * turns it into `free_form_too_large`). An OpenAPI extension keyword, so the published document
+ * carries it as it is.
+ */
+function addFreeFormKeyword(instance: Ajv): void {
+  instance.addKeyword({
+    keyword: FREE_FORM_KEYWORD,
+    schemaType: 'object',
+    errors: true,
+    validate: function check(bounds: FreeFormBounds, data: unknown) {
+      const excess = freeFormExcess(data, bounds);
+      if (excess === null) return true;
+      (check as { errors?: unknown[] }).errors = [{ keyword: FREE_FORM_KEYWORD, message: freeFormDetail(excess), params: excess }];
+      return false;
+    },
+  });
 }

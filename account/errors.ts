@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { FREE_FORM_KEYWORD } from './freeForm';
 import { IssueList, NON_FIELD_ERRORS } from './issues';
 
 /**
@@ -104,6 +105,10 @@ export function translateAjvErrors(
         detail = `Ensure this value is ${e.keyword === 'minimum' ? 'at least' : 'at most'} ${limit}.`;
         break;
       }
+      case FREE_FORM_KEYWORD:
+        code = 'free_form_too_large';
+        detail = e.message ?? 'This free-form value is too large.';
+        break;
       default:
         code = 'invalid';
         detail = e.message ?? 'Invalid value.';

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { PLATFORM_ACCOUNT, type PlatformField } from './platformAccount';
+import { FREE_FORM_BOUNDS, FREE_FORM_KEYWORD } from './freeForm';
 
 /**
  * JSON Schema built from the platform's Account as data (account/platformAccount.json): the
@@ -15,7 +16,8 @@ import { PLATFORM_ACCOUNT, type PlatformField } from './platformAccount';
  * - A field without a type (the document's dynamic choice sets: `consents[].type`, a business's
  *   `segment_name`, free-form `value`s) takes any JSON value.
  * - An object without described fields (`params` of a line item) is free-form, like the spec's
- *   `metadata[].value`.
+ *   `metadata[].value`. Every free-form value (and a list of values of no type, as a whole) is
+ *   held to FREE_FORM_BOUNDS in values, depth and characters (account/freeForm.ts).
  * - Decimal strings must be decimals here (format `decimal`) and match the document's pattern too.
  */
 export const ARRAY_CAP = 10_000;
@@ -59,10 +61,10 @@ export function platformSchema(path: string): TSchema {
   let s: Record<string, unknown>;
   const type = f.type[0];
   if (type === undefined) {
-    return Type.Unsafe({});
+    return Type.Unsafe(freeForm({}));
   } else if (type === 'object') {
     const properties = Object.fromEntries([...platformChildren(path)].map(([name, p]) => [name, platformSchema(p)]));
-    if (Object.keys(properties).length === 0) s = { type: 'object', additionalProperties: true };
+    if (Object.keys(properties).length === 0) s = freeForm({ type: 'object', additionalProperties: true });
     else s = objectSchema(properties, path);
   } else if (type === 'array') {
     const children = platformChildren(path);
@@ -73,6 +75,8 @@ export function platformSchema(path: string): TSchema {
     else items = {};
     s = { type: 'array', items, maxItems: f.maxItems ?? ARRAY_CAP };
     if (f.minItems !== undefined) s.minItems = f.minItems;
+    // A list of values of no type is one free-form value: bounded as a whole, not per item.
+    if (children.size === 0 && !f.items?.type[0]) s = freeForm(s);
   } else {
     s = scalar(type, f);
   }
@@ -81,6 +85,11 @@ export function platformSchema(path: string): TSchema {
     if (Array.isArray(s.enum)) s.enum = [...(s.enum as unknown[]), null];
   }
   return Type.Unsafe(s);
+}
+
+/** A free-form node: its value held to FREE_FORM_BOUNDS (account/freeForm.ts). */
+export function freeForm<T extends Record<string, unknown>>(s: T): T {
+  return { ...s, [FREE_FORM_KEYWORD]: FREE_FORM_BOUNDS };
 }
 
 function objectSchema(properties: Record<string, TSchema>, path: string): Record<string, unknown> {

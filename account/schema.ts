@@ -29,13 +29,13 @@
  * - Extension: agreements accept an optional `effective_to` so that "no gaps or overlaps" can be
  *   checked when the legacy system closes agreements; without it, each agreement runs until the
  *   next one starts.
- * - `metadata[].value` is the only free-form object (spec: "value object (free-form)").
+ * - `metadata[].value` is the only free-form object (spec: "value object (free-form)"): freeForm().
  * - Array caps (maxItems) bound hostile payloads: readings 20,000 per meter, transactions 100,000
  *   per ledger array, other arrays as written below (generous for any real account).
  */
 import { Type, type Static, type TOptional, type TSchema, type TString, type TProperties } from '@sinclair/typebox';
 import { withPlatformValues as platform } from './platformAccount';
-import { platformRest } from './platformSchema';
+import { freeForm, platformRest } from './platformSchema';
 
 const ID_PREFIX = 'https://schemas.data-import/account/';
 
@@ -433,7 +433,7 @@ export const AccountCampaignSchema = obj('AccountCampaign', {
 export const MetadataSchema = obj('Metadata', {
   key: Code(1024),
   // Free-form by the spec: the one object that accepts any properties.
-  value: Type.Object({}, { additionalProperties: true }),
+  value: Type.Object({}, freeForm({ additionalProperties: true })),
 }, 'metadata.*');
 
 /** Schemas that AccountSchema reaches by `$ref`: register them (ajv.addSchema) before compiling it. */

@@ -5,6 +5,7 @@ import { applyPatches } from './normalise';
 import type { ReferenceData } from './referenceData';
 import type { Account } from './schema';
 import { checkAccountShape } from './shape';
+import { checkStorableText } from './storableText';
 import { shapeIndex, okItems, type RuleContext } from './rules/context';
 import { checkCustomers } from './rules/customers';
 import { checkLedgers } from './rules/ledgers';
@@ -102,6 +103,8 @@ export function createAccountValidator(deps: ValidatorDeps): AccountValidator {
 
       const firstShapeError = errors.items.length;
       checkAccountShape(candidate, errors);
+      // What the store could not hold as sent is refused here, so create never refuses what validate took.
+      checkStorableText(candidate, errors);
       if (errors.dropped > 0) return { ok: false, errors: errors.result(), warnings: [] };
       const ok = shapeIndex(errors.items.slice(firstShapeError).map((i) => i.attr));
       const account = candidate as unknown as Account;

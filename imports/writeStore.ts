@@ -22,10 +22,13 @@ export interface LockedForWrite {
  * it, lib/payloadBudget.ts), whether the import's account exists already, and which of the
  * payload's references another account of its import supplier holds (account/referenceDataStore.ts
  * findReferenceOwners, asked of the stored payload; references are unique per import supplier).
+ * The payload is read as text and parsed by `parse`: the worker passes the bounds a body is held
+ * to (issue 47), so a payload stored before them cannot fill its heap.
  */
-export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = Infinity): Promise<LockedForWrite | null> {
+export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = Infinity, parse: (text: string) => unknown = JSON.parse): Promise<LockedForWrite | null> {
   const locked = await lockProcessWith(trx, id, {
-    payload: Number.isFinite(inlineUpTo) ? trx.raw('CASE WHEN payload_bytes <= ? THEN payload END', [inlineUpTo]) : 'payload',
+    // As text, parsed by `parse` (the caller's bounds, lib/jsonBounds.ts), not by the driver.
+    payload: Number.isFinite(inlineUpTo) ? trx.raw('CASE WHEN payload_bytes <= ? THEN payload::text END', [inlineUpTo]) : 'payload::text',
     account_exists: `EXISTS (SELECT 1 FROM accounts a
                               WHERE a.import_supplier = import_processes.import_supplier
                                 AND a.external_account_number = import_processes.external_account_number)`,
@@ -40,7 +43,7 @@ export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = In
   });
   if (!locked) return null;
   const { payload, account_exists, taken_references } = locked.extra;
-  return { process: locked.process, payload: payload ?? undefined, accountExists: account_exists as boolean, takenReferences: taken_references as ReferencePair[] };
+  return { process: locked.process, payload: typeof payload === 'string' ? parse(payload) : undefined, accountExists: account_exists as boolean, takenReferences: taken_references as ReferencePair[] };
 }
 
 /**

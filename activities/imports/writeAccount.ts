@@ -8,7 +8,7 @@ import { takenReferences } from '../../account/validator';
 import type { ReferencePair } from '../../account/referenceDataStore';
 import { lockProcessForWrite, type ImportProcess } from '../../imports/store';
 import { type ImportRef, staleRun, type StepDeps } from './context';
-import { validationFailure } from './validate';
+import { parsePayload, validationFailure } from './validate';
 
 /** Inserts the run's account (its stored payload under a newly drawn account number) in `trx`. */
 export type InsertRunAccount = () => Promise<CreatedAccount>;
@@ -40,7 +40,7 @@ export async function writeRunAccount<T>(
   // (nothing written) and reports its size.
   const attempt = (inlineUpTo: number) =>
     deps.db.transaction(async (trx): Promise<{ done: T } | { bytes: number | null }> => {
-      const locked = await lockProcessForWrite(trx, ref.importProcessId, inlineUpTo);
+      const locked = await lockProcessForWrite(trx, ref.importProcessId, inlineUpTo, parsePayload(deps));
       if (!locked || locked.process.run !== ref.run) throw staleRun();
       const p = locked.process;
       if (locked.payload === undefined) return { bytes: p.payloadBytes };

@@ -9,6 +9,7 @@ import { OPERATIONS } from '../../api/operations';
 import { routeOf } from '../../http/operation';
 import { apiNodeOptions } from '../../lib/nodeOptions';
 import { freePort } from '../support/natsServer';
+import { FREE_FORM_BOUNDS } from '../../account/freeForm';
 
 /**
  * Hostile bodies against the real API process, started as production starts it (api/main.ts with
@@ -17,7 +18,8 @@ import { freePort } from '../support/natsServer';
  * objects in 6 MB), per level (5,000 deep, also inside a free-form value of a valid account), per
  * object (20,000 members) and per string (megabytes of escapes) each get their documented 4xx in
  * the service's JSON shape, the API's pid is the same afterwards, and another tenant's requests
- * keep answering meanwhile.
+ * keep answering meanwhile. Item 2: validate and create can never disagree — an account either is
+ * taken by both or refused by both with the same codes, whatever its free-form values or its text.
  */
 
 const ROOT = path.join(__dirname, '../..');
@@ -137,4 +139,42 @@ describe('hostile payloads: the real API stays up and answers each with its 4xx'
     }
     expect(api.exitCode).toBeNull();
   }, 60_000);
+
+  it('validate and create agree on every account: free-form values at and past their bounds, text the store cannot hold', async () => {
+    const { maxValues, maxDepth, maxChars } = FREE_FORM_BOUNDS;
+    const nested = (n: number): unknown => (n <= 1 ? [] : [nested(n - 1)]);
+    const cases: Record<string, (a: Record<string, unknown>) => void> = {
+      'a metadata value at every bound': (a) => (a.metadata = [{ key: 'bag', value: { n: Array.from({ length: maxValues - 2 }, () => 0) } }, { key: 'deep', value: { d: nested(maxDepth - 1) } }, { key: 'long', value: { s: 'x'.repeat(maxChars - 1) } }]),
+      'a metadata value one value past': (a) => (a.metadata = [{ key: 'bag', value: { n: Array.from({ length: maxValues - 1 }, () => 0) } }]),
+      'a metadata value one level too deep': (a) => (a.metadata = [{ key: 'deep', value: { d: nested(maxDepth) } }]),
+      'a NUL in a name': (a) => (a.billing_name = 'Ann\u0000'),
+      'a lone surrogate in a name': (a) => (a.billing_name = 'Ann \ud800'),
+      'a NUL key in a free-form value': (a) => (a.metadata = [{ key: 'k', value: { 'a\u0000': 1 } }]),
+    };
+    const codesOf = (v: unknown): string[] =>
+      typeof v !== 'object' || v === null ? [] : [...(typeof (v as { code?: unknown }).code === 'string' ? [(v as { code: string }).code] : []), ...Object.values(v).flatMap(codesOf)];
+    const verdicts: Record<string, unknown> = {};
+    for (const [name, corrupt] of Object.entries(cases)) {
+      const account = uniqueAccount(s.ext(`AGREE-${Object.keys(verdicts).length}`)) as Record<string, unknown>;
+      corrupt(account);
+      const body = JSON.stringify(account);
+      const validated = await post('/v2/data-import/accounts/validate/', body);
+      const created = await post('/v2/data-import/accounts/', body);
+      const ok = (st: number) => st >= 200 && st < 300;
+      expect({ name, type: created.type }).toEqual({ name, type: expect.stringContaining('application/json') });
+      expect({ name, validated: ok(validated.status), created: ok(created.status) }).toEqual({ name, validated: ok(created.status), created: ok(validated.status) });
+      // Create answers a refusal as import_process_failed_validation (the spec: "use validate for the list").
+      if (!ok(validated.status)) expect({ name, created: created.status, codes: codesOf(JSON.parse(created.text)) }).toEqual({ name, created: validated.status, codes: ['import_process_failed_validation'] });
+      verdicts[name] = ok(validated.status) ? 'taken' : [...new Set(codesOf(JSON.parse(validated.text)))].filter((c) => c !== 'account_failed_validation').sort();
+    }
+    expect(verdicts).toEqual({
+      'a metadata value at every bound': 'taken',
+      'a metadata value one value past': ['free_form_too_large'],
+      'a metadata value one level too deep': ['free_form_too_large'],
+      'a NUL in a name': ['invalid_character'],
+      'a lone surrogate in a name': ['invalid_character'],
+      'a NUL key in a free-form value': ['invalid_character'],
+    });
+    expect(api.exitCode).toBeNull();
+  }, 120_000);
 });

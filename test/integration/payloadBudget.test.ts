@@ -49,6 +49,13 @@ describe('payload budget', () => {
     const failure = await acts.validateImport(ref).then(() => null, (e: unknown) => e as ApplicationFailure);
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: IMPORT_FAILURE.validation, nonRetryable: true, details: [[{ code: 'payload_too_large', attr: '' }]] });
+    // The write step reads the payload with the run's lock within the same bounds: it fails the
+    // same way and writes nothing (before, the driver parsed whatever was stored).
+    for (const step of [acts.createAccount, acts.dryRunImport]) {
+      const writeFailure = await step(ref).then(() => null, (e: unknown) => e as ApplicationFailure);
+      expect(writeFailure).toMatchObject({ type: IMPORT_FAILURE.validation, nonRetryable: true, details: [[{ code: 'payload_too_large', attr: '' }]] });
+    }
+    expect(await t.db('accounts').where({ external_account_number: ref.ext }).count('* as n').first()).toMatchObject({ n: '0' });
     // Within the bounds, the same payload validates.
     const roomy = createActivities({ db: t.db, validator: databaseValidator({ db: t.db, cache }), subjectPrefix: 'budget', log: silentLog, json: { ...json, maxValues: 500_000 } });
     await expect(roomy.validateImport(ref)).resolves.toBeUndefined();

@@ -3,6 +3,7 @@ import { buildOpenApiDocument } from '../../api/openapi';
 import { isIsoDate, isIsoDateTime } from '../../account/dates';
 import { DECIMAL_RE, TIME_RE } from '../../account/ajv';
 import { checkEmail } from '../../account/rules/contacts';
+import { FREE_FORM_KEYWORD } from '../../account/freeForm';
 
 /** The service's OpenAPI document as plain JSON. */
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Record<string, unknown>>>; components: Record<string, unknown> & { schemas: Record<string, Record<string, unknown>> } };
@@ -25,6 +26,8 @@ export function documentAjv(doc: OpenApiDocument = openApiDocument()): Ajv2020 {
   // The document's own top-level fields are not JSON Schema: declared so strict mode lets the
   // document be added whole, and every `#/components/...` reference resolves as written.
   ajv.addVocabulary(['openapi', 'info', 'jsonSchemaDialect', 'servers', 'tags', 'paths', 'components']);
+  // The free-form bound of the Account's free-form values (account/freeForm.ts): an extension keyword.
+  ajv.addVocabulary([FREE_FORM_KEYWORD]);
   ajv.addSchema(doc, 'openapi.json');
   return ajv;
 }

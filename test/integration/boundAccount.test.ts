@@ -1,0 +1,58 @@
+/**
+ * Issue 47, done-when: an account at every bound imports, reads back equal and gets its digest, on
+ * the real servers (the workflow on the Temporal test server, PostgreSQL). A full generated account
+ * (every path of the platform's Account) whose free-form values sit exactly at each of their bounds
+ * (account/freeForm.ts: values, depth, characters) in the spec's metadata, a business detail and a
+ * customer's details, and a text at TEXT_CAP: validate takes it, the worker imports it, the
+ * read-back equals its canonical form and its digest is the one computed from what was sent. One
+ * value past a bound is refused by validate and create alike (hostilePayloads.test.ts).
+ */
+import { eventually, startStack, Stack } from '../support/stack';
+import { accountDigest, canonicalAccount } from '../../account/canonical';
+import { londonToday } from '../../account/dates';
+import { freeFormExcess, FREE_FORM_BOUNDS } from '../../account/freeForm';
+import { createRng, generateAccount } from '../../cli/generate';
+
+jest.setTimeout(240_000);
+
+const { maxValues, maxDepth, maxChars } = FREE_FORM_BOUNDS;
+const nested = (n: number): unknown => (n <= 1 ? [] : [nested(n - 1)]);
+
+describe('an account at every bound, on the real servers', () => {
+  let s: Stack;
+
+  beforeAll(async () => {
+    s = await startStack({ relay: false });
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('validates, imports, reads back equal and gets its digest', async () => {
+    const external = s.ext('AT-BOUNDS');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const account = generateAccount(createRng('issue-47-bounds'), { externalAccountNumber: external, today: londonToday(new Date()), profile: 'full' }) as any;
+    const atValues = { n: Array.from({ length: maxValues - 2 }, (_, i) => i) };
+    const atDepth = { d: nested(maxDepth - 1) };
+    // Characters, not bytes: two-byte and four-byte UTF-8 (a surrogate pair counts two) stored and read back as sent.
+    const atChars = { s: `${'é'.repeat(maxChars - 3)}😀` };
+    account.metadata = [...(account.metadata ?? []), { key: 'at-values', value: atValues }, { key: 'at-depth', value: atDepth }, { key: 'at-chars', value: atChars }];
+    account.business.details[0].value = atValues;
+    account.customers[0].details = atChars;
+    for (const v of [atValues, atDepth, atChars]) expect(freeFormExcess(v)).toBeNull();
+    expect(freeFormExcess({ n: [...atValues.n, 0] })).not.toBeNull();
+
+    const validated = await s.request().post('/v2/data-import/accounts/validate/').send(account);
+    expect({ status: validated.status, errors: validated.body.errors }).toEqual({ status: 200, errors: undefined });
+    expect((await s.request().post('/v2/data-import/accounts/').send(account)).status).toBe(201);
+    await eventually(async () => {
+      const status = (await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/`)).body.status as string;
+      if (status === 'FAILED') throw new Error(`${external} failed`);
+      return status === 'PROCESSED' ? true : undefined;
+    }, 180_000);
+    const back = (await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/account/`)).body as Record<string, unknown>;
+    expect(back).toEqual(canonicalAccount(account));
+    const digests = await s.request().post('/v2/data-import/accounts/digests/').send({ import_supplier: 'DEMO_ENERGY', external_account_numbers: [external] });
+    expect(digests.body.results[0].digest).toBe(accountDigest(account));
+  });
+});
