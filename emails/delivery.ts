@@ -7,7 +7,8 @@ import type { Account } from '../account/schema';
 import { getSupplier, ImportSupplier } from '../suppliers/store';
 import { enqueueEvents } from '../events/outbox';
 import { CustomerEmail, getEmail, listEmails, recordAttempt } from './store';
-import { classifySmtpError, MailTransport } from './transport';
+import { classifySmtpError, type ConfirmedMail, MailTransport } from './transport';
+import { SessionNotConfirmedError, transactionAnswers } from './confirmedEnd';
 import { reserveSendingSlot } from './rateStore';
 import { RenderedMail, TemplateCode, TemplateContext, TemplateRenderer } from './templates';
 import { bouncedEvent } from './events';
@@ -54,6 +55,8 @@ const LATE_TOLERANCE_MIN_MS = 200;
  * the e-mail's lock that long at most.
  */
 const SEND_IDLE_MARGIN_MS = 10_000;
+/** How long the send's transaction has to answer before the message's end (emails/confirmedEnd.ts): a primary silent that long is taken as gone. */
+const CONFIRM_TIMEOUT_MS = 5_000;
 /**
  * The most a sender claims an e-mail ahead of its slot (and so holds its transaction before the
  * send): well within SEND_IDLE_MARGIN_MS and the activity's heartbeat timeout (20 s).
@@ -192,9 +195,13 @@ export async function deliverAccountEmails(d: DeliveryDeps, accountNumber: strin
               html: mail.html,
               text: mail.text,
               headers: { 'X-Data-Import-Template': row.template },
-            })) as { response?: string };
+              // The relay takes the message only once this transaction still answers (emails/confirmedEnd.ts).
+              confirmBeforeEnd: transactionAnswers(trx, CONFIRM_TIMEOUT_MS),
+            } as Parameters<MailTransport['sendMail']>[0] & ConfirmedMail)) as { response?: string };
             answer = info.response ?? '250 OK';
           } catch (err) {
+            // The transaction is gone or silent: nothing was sent; the rollback leaves it QUEUED for the retry.
+            if (err instanceof SessionNotConfirmedError) throw err;
             const v = classifySmtpError(err);
             const at = now();
             if (v.kind === 'bounce') {

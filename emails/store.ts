@@ -135,6 +135,11 @@ export async function listEmails(db: Knex, f: EmailFilter, limit = 100): Promise
   return (await filtered(db, f).orderBy('id').limit(limit)).map(toModel);
 }
 
+/** One round trip on `trx`'s connection: whether the send's transaction still answers (emails/confirmedEnd.ts). */
+export async function pingSession(trx: Knex): Promise<void> {
+  await trx.raw('SELECT 1');
+}
+
 export async function getEmail(db: Knex, id: number, opts: { forUpdate?: boolean } = {}): Promise<CustomerEmail | null> {
   const q = db<Row>(TABLE).where({ id }).first();
   if (opts.forUpdate) q.forUpdate();

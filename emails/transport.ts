@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../lib/config';
+import { confirmedEnd } from './confirmedEnd';
 
 export type MailTransport = Transporter;
 
@@ -14,7 +15,7 @@ export type MailTransport = Transporter;
  */
 export function createMailTransport(c: Config['email']): MailTransport {
   const u = new URL(c.smtpUrl);
-  return nodemailer.createTransport({
+  const transport = nodemailer.createTransport({
     host: u.hostname,
     port: u.port ? Number(u.port) : u.protocol === 'smtps:' ? 465 : 587,
     secure: u.protocol === 'smtps:',
@@ -27,6 +28,18 @@ export function createMailTransport(c: Config['email']): MailTransport {
     // nodemailer logs nothing of its own: addresses never reach a log this way.
     logger: false,
   });
+  // A message sent with `confirmBeforeEnd` (emails/confirmedEnd.ts) ends only once it resolves.
+  transport.use('stream', (mail, done) => {
+    const confirm = (mail.data as ConfirmedMail).confirmBeforeEnd;
+    if (confirm) mail.message.transform(() => confirmedEnd(confirm));
+    done();
+  });
+  return transport;
+}
+
+/** A message whose end (the `.` of DATA) waits for `confirmBeforeEnd`: a failure abandons the send before the relay takes it. */
+export interface ConfirmedMail {
+  confirmBeforeEnd?: () => Promise<void>;
 }
 
 export type SmtpVerdict = { kind: 'bounce' | 'temporary'; code: number | null; response: string };

@@ -262,6 +262,29 @@ describe('customer e-mails on migration', () => {
     }
   }, 180_000);
 
+  it('never completes a message whose transaction died mid-conversation: the relay takes it once, from the retry (issue 48: the duplicate window)', async () => {
+    const ext = s.ext('MAIL-SESSION');
+    let ended = 0;
+    // The sender's PostgreSQL session ends while it talks to the relay (a primary killed or failed
+    // over mid-send): before, the relay took the message, the commit failed and the retry sent it again.
+    sink.atMailFrom = async () => {
+      if (ended > 0) return;
+      const r = await s.t.db.raw(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle in transaction'`);
+      ended = r.rows.filter((x: { ok: boolean }) => x.ok).length;
+    };
+    try {
+      await importAccount(ext, [`session-${ext}@example.org`]);
+      const p = await postImportFinished(ext, 120_000);
+      expect(ended).toBeGreaterThan(0);
+      expect(p).toMatchObject({ status: 'PROCESSED', current_step: 'done' });
+      const [row] = await emailsOf(p.kraken_identifier);
+      expect(row).toMatchObject({ status: 'SENT', attempts: 1 });
+      expect(receivedWith(row.message_id)).toHaveLength(1);
+    } finally {
+      sink.atMailFrom = async () => undefined;
+    }
+  }, 180_000);
+
   it('previews the rendered mail from the CLI with a supplier override, and counts e-mails by state in /metrics', async () => {
     const ext = s.ext('MAIL-OK');
     const dir = path.join(templatesDir, 'DEMO_ENERGY', 'migration_welcome');

@@ -25,6 +25,8 @@ export interface SmtpSink {
   rcpt: (address: string, attempt: number) => [number, string] | undefined;
   /** Runs before the message is accepted (after it was stored): a test may kill the sender here. */
   beforeAccept: (mail: ReceivedMail) => Promise<void>;
+  /** Runs at MAIL FROM, before the answer: mid-conversation, before the message's DATA and its `.`. */
+  atMailFrom: (from: string) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     rcptSeen: new Map(),
     rcpt: () => undefined,
     beforeAccept: async () => undefined,
+    atMailFrom: async () => undefined,
     close: async () => undefined,
   };
   const mailFromAt = new Map<string, number>();
@@ -47,9 +50,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onMailFrom(_address, session, cb) {
+    onMailFrom(address, session, cb) {
       mailFromAt.set(session.id, Date.now());
-      cb();
+      sink.atMailFrom(address.address).then(() => cb(), (err: Error) => cb(err));
     },
     onRcptTo(address, _session, cb) {
       const n = (sink.rcptSeen.get(address.address) ?? 0) + 1;
