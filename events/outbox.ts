@@ -150,18 +150,31 @@ export async function setAsideUnfinishedEvents(db: Knex, maxAttempts: number): P
 }
 
 /**
+ * Unfinished attempts an event may have before the relay takes it alone: one less than the bound
+ * (at least one). One unfinished attempt is what a leader that was cut off, frozen or killed leaves
+ * on its whole batch: taken alone, that batch would go out one event per round trip (hundreds of
+ * events already in the stream, re-sent and deduplicated, before the first new one: events resumed
+ * after 33 s instead of 9 s in the hosts harness's leader-cut), so with the bound of 3 it is claimed
+ * as a batch again. Two in a row is a batch that killed the relay twice: its events are then taken
+ * one at a time, so only the one that kills it reaches the bound and is set aside.
+ */
+export function suspectAfter(maxAttempts: number): number {
+  return Math.max(1, maxAttempts - 1);
+}
+
+/**
  * Claims the relay's next batch, recording one attempt on each event (committed before any of them
  * is read back or published, so an event that kills the relay leaves its count behind). The batch is
  * the oldest `limit` pending events, less every event held behind a set-aside event of its ordering
- * key (they wait for it: per-account order is never broken), cut before the first event whose last
- * attempt never finished; such an event, when it comes first, is taken alone (one event that kills
- * the relay costs only its own attempts, never its batch's). Returns the seqs claimed and how many
- * events were candidates (a full batch means more may wait).
+ * key (they wait for it: per-account order is never broken), cut before the first suspect event (its
+ * last suspectAfter(maxAttempts) attempts never finished); a suspect event, when it comes first, is
+ * taken alone (an event that kills the relay costs its batch one more attempt, then only its own).
+ * Returns the seqs claimed and how many events were candidates (a full batch means more may wait).
  */
-export async function claimEvents(db: Knex, limit: number): Promise<{ seqs: string[]; candidates: number }> {
+export async function claimEvents(db: Knex, limit: number, maxAttempts: number = OUTBOX_MAX_ITEM_ATTEMPTS): Promise<{ seqs: string[]; candidates: number }> {
   const rows = (await db.raw(
     `WITH cand AS (
-       SELECT p.seq, p.attempted_at IS NOT NULL AS suspect FROM outbox_pending p JOIN outbox o ON o.seq = p.seq
+       SELECT p.seq, p.attempted_at IS NOT NULL AND p.item_attempts >= ? AS suspect FROM outbox_pending p JOIN outbox o ON o.seq = p.seq
        WHERE p.set_aside_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM outbox_pending h JOIN outbox ho ON ho.seq = h.seq
                          WHERE h.set_aside_at IS NOT NULL AND h.seq < p.seq AND ho.ordering_key = o.ordering_key)
@@ -172,7 +185,7 @@ export async function claimEvents(db: Knex, limit: number): Promise<{ seqs: stri
      UPDATE outbox_pending p SET item_attempts = item_attempts + 1, attempted_at = now()
      FROM pick, bounds WHERE p.seq = pick.seq
      RETURNING p.seq, bounds.n`,
-    [limit],
+    [suspectAfter(maxAttempts), limit],
   )).rows as { seq: string; n: string }[];
   if (rows.length === 0) {
     // Nothing claimed: either nothing is pending, or everything pending is held.

@@ -76,7 +76,7 @@ export class OutboxPublisher {
     // An event whose attempts all died with the relay (a crash, out of memory) is set aside first.
     const setAside = await setAsideUnfinishedEvents(this.o.db, maxAttempts);
     // Attempts recorded before the events are read back: one that kills the relay still counts.
-    const claim = await claimEvents(this.o.db, this.o.batchSize);
+    const claim = await claimEvents(this.o.db, this.o.batchSize, maxAttempts);
     const rows = await claimedEvents(this.o.db, claim.seqs);
     if (rows.length === 0) {
       this.countSetAside(setAside);
