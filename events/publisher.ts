@@ -6,7 +6,7 @@ import type { NatsConnection } from './nats';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
 import { HEADER_MSG_ID, HEADER_TYPE, HEADER_VERSION } from './envelope';
-import { markPublished, markPublishFailed, pendingEvents, type PendingEvent } from './outbox';
+import { claimedEvents, claimEvents, markPublished, OUTBOX_MAX_ITEM_ATTEMPTS, recordUnpublished, setAsideUnfinishedEvents, type PendingEvent, type UnpublishedOutcome } from './outbox';
 
 export interface PublisherOptions {
   db: Knex;
@@ -15,12 +15,37 @@ export interface PublisherOptions {
   metrics?: Metrics;
   batchSize: number;
   publishTimeoutMs?: number;
+  /** Attempts at one event that count against it before it is set aside (OUTBOX_MAX_ITEM_ATTEMPTS). */
+  maxItemAttempts?: number;
 }
 
 export interface BatchOutcome {
   published: number;
+  /** Events the batch considered (a full batch: more may wait). */
   fetched: number;
+  /** Publishes that failed, whatever the cause. */
   failed: number;
+  /** Of those, the ones refused for the event itself (counted against it; the rest were NATS's). */
+  itemFailed: number;
+  /** Events set aside by this batch (their last attempt failed, or never finished). */
+  setAside: string[];
+}
+
+/** Errors of the connection or the server, not of one event: the attempt is given back. */
+const OUTAGE_ERRORS = new Set(['TimeoutError', 'NoResponders', 'NoRespondersError', 'ClosedConnectionError', 'DrainingConnectionError', 'ConnectionError', 'ProtocolError', 'AuthorizationError', 'PermissionViolationError', 'UserAuthenticationExpiredError']);
+
+/**
+ * Whether a failed publish says NATS could not take any event (an outage, a timeout, no stream
+ * leader) rather than this one event (its size over max_payload, a subject no stream captures, a
+ * JetStream error about the message): only the latter counts against the event.
+ */
+export function isOutage(err: unknown): boolean {
+  for (let e = err as { name?: string; cause?: unknown; code?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.name && OUTAGE_ERRORS.has(e.name)) return true;
+    // JetStream API errors 503 (no quorum, stream offline) are the server's, not the event's.
+    if (e.name === 'JetStreamApiError' && (e as { status?: number }).status === 503) return true;
+  }
+  return false;
 }
 
 const headerSetter: TextMapSetter<MsgHdrs> = { set: (h, key, value) => h.set(key, value) };
@@ -47,8 +72,16 @@ export class OutboxPublisher {
 
   /** One batch. `mayPublish`, asked before each event: false stops publishing (a leader that lost its lease). */
   async publishBatch(mayPublish: () => boolean = () => true): Promise<BatchOutcome> {
-    const rows = await pendingEvents(this.o.db, this.o.batchSize);
-    if (rows.length === 0) return { published: 0, fetched: 0, failed: 0 };
+    const maxAttempts = this.o.maxItemAttempts ?? OUTBOX_MAX_ITEM_ATTEMPTS;
+    // An event whose attempts all died with the relay (a crash, out of memory) is set aside first.
+    const setAside = await setAsideUnfinishedEvents(this.o.db, maxAttempts);
+    // Attempts recorded before the events are read back: one that kills the relay still counts.
+    const claim = await claimEvents(this.o.db, this.o.batchSize, maxAttempts);
+    const rows = await claimedEvents(this.o.db, claim.seqs);
+    if (rows.length === 0) {
+      this.countSetAside(setAside);
+      return { published: 0, fetched: claim.candidates, failed: 0, itemFailed: 0, setAside };
+    }
 
     const chains = new Map<string, PendingEvent[]>();
     for (const r of rows) {
@@ -57,19 +90,24 @@ export class OutboxPublisher {
       else chains.set(r.ordering_key, [r]);
     }
     const acked: PendingEvent[] = [];
-    const failures: { row: PendingEvent; error: string }[] = [];
+    const unpublished: UnpublishedOutcome[] = [];
     await Promise.all(
       [...chains.values()].map(async (chain) => {
-        for (const row of chain) {
+        for (let i = 0; i < chain.length; i++) {
+          const row = chain[i]!;
           // A leader that has lost its lease (a read that hung through a silent spell, a frozen
           // process) publishes nothing more: another relay may lead by now.
-          if (!mayPublish()) return;
+          if (!mayPublish()) {
+            for (const rest of chain.slice(i)) unpublished.push({ seq: rest.seq, kind: 'untried' });
+            return;
+          }
           try {
             await this.publish(row);
             acked.push(row);
           } catch (err) {
             // Stop this chain: a later event of the same import must not overtake this one.
-            failures.push({ row, error: String(err) });
+            unpublished.push({ seq: row.seq, kind: isOutage(err) ? 'outage' : 'item', error: String(err) });
+            for (const rest of chain.slice(i + 1)) unpublished.push({ seq: rest.seq, kind: 'untried' });
             return;
           }
         }
@@ -84,16 +122,25 @@ export class OutboxPublisher {
       const now = Date.now();
       for (const r of acked) this.o.metrics?.relayLag.observe(Math.max(0, now - new Date(r.created_at).getTime()) / 1000);
     }
+    const failures = unpublished.filter((u) => u.kind !== 'untried');
+    const itemFailed = failures.filter((u) => u.kind === 'item').length;
     if (failures.length > 0) {
       this.o.metrics?.publishFailures.inc();
-      this.o.log.warn({ failed: failures.length, first: failures[0]!.error }, 'events not published yet; they stay in the outbox');
-      await markPublishFailed(
-        this.o.db,
-        failures.map((f) => f.row.seq),
-        failures[0]!.error,
-      ).catch(() => undefined);
+      if (itemFailed > 0) this.o.metrics?.queueItemFailures.inc({ queue: 'outbox' }, itemFailed);
+      this.o.log.warn({ failed: failures.length, refusedForTheEvent: itemFailed, first: failures[0]!.error }, 'events not published yet; they stay in the outbox');
     }
-    return { published: acked.length, fetched: rows.length, failed: failures.length };
+    if (unpublished.length > 0) {
+      // A failure to record is retried by the next batch: the attempts left behind count as unfinished.
+      setAside.push(...(await recordUnpublished(this.o.db, unpublished, maxAttempts).catch(() => [] as string[])));
+    }
+    this.countSetAside(setAside);
+    return { published: acked.length, fetched: claim.candidates, failed: failures.length, itemFailed, setAside };
+  }
+
+  private countSetAside(seqs: string[]): void {
+    if (seqs.length === 0) return;
+    this.o.metrics?.queueItemsSetAside.inc({ queue: 'outbox' }, seqs.length);
+    this.o.log.error({ seqs }, 'outbox relay set events aside after their last attempt; later events of their imports wait behind them (data-import set-aside list)');
   }
 
   private async publish(row: PendingEvent): Promise<void> {

@@ -115,9 +115,10 @@ export class OutboxRelay {
   async drainOnce(): Promise<number> {
     let total = 0;
     for (;;) {
-      const { published, fetched } = await this.publisher.publishBatch();
+      const { published, fetched, itemFailed, setAside } = await this.publisher.publishBatch();
       total += published;
-      if (fetched < this.o.batchSize || published === 0) return total;
+      // An event refused for itself is retried (up to its bound) or set aside: go on past it.
+      if (fetched === 0 || (published === 0 && itemFailed === 0 && setAside.length === 0)) return total;
     }
   }
 
@@ -130,10 +131,12 @@ export class OutboxRelay {
           continue;
         }
         // As the leader of the run loop, it publishes only within its lease (drainOnce is not fenced).
-        const { published, fetched, failed } = await this.publisher.publishBatch(() => this.lease.isLeader());
+        const { published, fetched, failed, itemFailed } = await this.publisher.publishBatch(() => this.lease.isLeader());
         if (failed > 0 && published === 0) {
-          this.failingSince ??= performance.now();
-          if (performance.now() - this.failingSince > leaseMs) {
+          // Only NATS's failures may hand the leadership over: an event refused for itself is set
+          // aside after its attempts (events/outbox.ts), whichever relay leads.
+          if (failed > itemFailed) this.failingSince ??= performance.now();
+          if (this.failingSince !== null && performance.now() - this.failingSince > leaseMs) {
             this.stepDown();
             continue;
           }

@@ -1,6 +1,7 @@
 // The import process's reads: by account, by id, the stored payload, the runs the sweeper and a
 // restore look for, the status counts.
 import type { Knex } from 'knex';
+import { isSetAsideSql } from '../db/stores/queueItems';
 import { ACTIVE, IMPORT_STATUSES, type ImportProcess, type Row, select, toModel } from './rowStore';
 
 export async function findProcess(
@@ -55,6 +56,8 @@ export async function findUnstartedRuns(db: Knex, olderThanSeconds: number, limi
   const rows = await select(db)
     .where({ status: 'PENDING' })
     .whereNull('workflow_run_id')
+    // A run whose start failed for itself until its attempts ran out waits for an operator (imports/sweeper.ts).
+    .whereRaw(`NOT ${isSetAsideSql('sweeper', "import_processes.id::text || ':' || import_processes.run")}`)
     .where('modified_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
     .orderBy('id')
     .limit(limit);

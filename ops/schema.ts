@@ -74,7 +74,11 @@ export const SummarySchema = Type.Object(
       Strict,
     ),
     set_aside: Type.Object(
-      { digest: Count },
+      {
+        digest: Count,
+        outbox: Type.Integer({ minimum: 0, description: 'Events the relay set aside; each holds the later events of its account (published once it is retried).' }),
+        sweeper: Type.Integer({ minimum: 0, description: 'Stored imports whose workflow the sweeper could not start.' }),
+      },
       {
         ...Strict,
         description:

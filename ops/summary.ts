@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { IMPORT_STATUSES, ImportProcess } from '../imports/store';
 import { outboxBacklog } from '../events/outbox';
-import { setAsideCount } from '../db/stores/digestQueue';
+import { setAsideCounts } from '../db/stores/setAside';
 import type { AffectedImport } from './store';
 import * as store from './store';
 import type { ImportRecord, Summary, Tranche } from './schema';
@@ -47,14 +47,14 @@ export async function buildSummary(db: Knex, opts: { supplier: string | null; ho
   const now = await store.databaseNow(db);
   const since = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE - hours * 60 * MINUTE);
   const binMinutes = latencyBinMinutes(hours);
-  const [counts, minutes, latency, bounds, outbox, suppliers, digestSetAside] = await Promise.all([
+  const [counts, minutes, latency, bounds, outbox, suppliers, setAside] = await Promise.all([
     store.rollupCounts(db, supplier),
     store.processedPerMinute(db, supplier, since),
     store.latencyHistograms(db, supplier, since, binMinutes),
     store.latencyBoundsMs(db),
     outboxBacklog(db),
     store.supplierCodes(db),
-    setAsideCount(db),
+    setAsideCounts(db),
   ]);
 
   const byStatus = Object.fromEntries(IMPORT_STATUSES.map((s) => [s, 0])) as Summary['imports']['by_status'];
@@ -110,7 +110,7 @@ export async function buildSummary(db: Knex, opts: { supplier: string | null; ho
     registrations,
     emails,
     outbox: { backlog: outbox.count, oldest_age_seconds: Math.round(outbox.oldestAgeSeconds * 10) / 10 },
-    set_aside: { digest: digestSetAside },
+    set_aside: setAside,
     temporal: { ui_url: opts.temporal.uiUrl, namespace: opts.temporal.namespace },
   };
 }

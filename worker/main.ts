@@ -98,7 +98,7 @@ bootProcess('worker', async ({ config, log, onShutdown }) => {
   relay.start();
 
   const { client, connection: clientConnection } = await connectTemporal(config.temporal);
-  const sweeper = new UnstartedRunSweeper({ db, temporal: client, taskQueue: config.temporal.taskQueue, log });
+  const sweeper = new UnstartedRunSweeper({ db, temporal: client, taskQueue: config.temporal.taskQueue, log, metrics });
   sweeper.start();
   // The stored digests of the accounts the creates queued (docs/bulk-migration.md, "Stored digests").
   const digestFiller = new DigestFiller({ db, log: log.child({ part: 'digests' }), metrics });

@@ -1,43 +1,61 @@
 import type { Command } from 'commander';
-import { listSetAside, retrySetAside } from '../../db/stores/digestQueue';
+import { listAllSetAside, retryQueue, SET_ASIDE_QUEUES, type SetAsideQueue } from '../../db/stores/setAside';
 import { CliError } from '../errors';
 import { print, withDb } from '../context';
 import { integerIn, json, table, withExamples } from '../format';
 
+const QUEUES_HELP = `queues: "digest" (the digest filler: accounts whose stored digest could not be computed; id = account id), "outbox" (the relay: events it could not publish; id = outbox seq; each holds the later events of its account until retried), "sweeper" (stored imports whose workflow could not be started; id = import process id)`;
+
+function queueOf(name: string): SetAsideQueue {
+  if (!(SET_ASIDE_QUEUES as readonly string[]).includes(name)) throw new CliError(`unknown queue: ${name} (one of ${SET_ASIDE_QUEUES.join(', ')})`);
+  return name as SetAsideQueue;
+}
+
 /**
- * `data-import set-aside`: the items a queue several workers share set aside after their last
- * attempt (issue 47: a poison item never stops anyone else), and putting one back once fixed.
+ * `data-import set-aside`: the items of the queues several workers share set aside after their last
+ * attempt (issue 47: a poison item never stops anyone else), and putting them back once fixed.
  * docs/operations.md "Set-aside queue items".
  */
 export function register(program: Command): void {
   const group = program
     .command('set-aside')
     .description(
-      'Queue items set aside after their last attempt, so that one item a worker cannot handle (an error, or a crash such as running out of memory) stops no one else. Today: the digest filler (queue "digest": accounts whose stored digest could not be computed).',
+      `Queue items set aside after their last attempt, so that one item a worker cannot handle (an error, or a crash such as running out of memory) stops no one else. The ${QUEUES_HELP}.`,
     );
   withExamples(
     group
       .command('list')
-      .description('Name every set-aside item: queue, id, supplier and external account number, attempts, reason, when.')
-      .option('--limit <n>', 'at most this many (default 100)', integerIn(1, 100_000))
+      .description('Name every set-aside item: queue, id, what it is, supplier and external account number, attempts, reason, when (outbox: how many later events it holds).')
+      .option('--queue <name>', `only this queue (${SET_ASIDE_QUEUES.join(', ')})`, queueOf)
+      .option('--limit <n>', 'at most this many per queue (default 100)', integerIn(1, 100_000))
       .option('--json', 'print them as JSON')
-      .action(async (o: { limit?: number; json?: boolean }) => {
+      .action(async (o: { queue?: SetAsideQueue; limit?: number; json?: boolean }) => {
         await withDb(async (db) => {
-          const items = await listSetAside(db, o.limit ?? 100);
+          const items = await listAllSetAside(db, { queue: o.queue, limit: o.limit ?? 100 });
           if (o.json) return print(json(items));
           if (items.length === 0) return print('no set-aside items');
-          print(table(['queue', 'id', 'supplier', 'external account', 'attempts', 'set aside at', 'reason'], items.map((i) => [i.queue, i.id, i.supplier ?? '-', i.externalAccountNumber ?? '-', i.attempts, i.setAsideAt.toISOString(), i.reason ?? '-'])));
+          print(
+            table(
+              ['queue', 'id', 'item', 'supplier', 'external account', 'attempts', 'holds', 'set aside at', 'reason'],
+              items.map((i) => [i.queue, i.id, i.item ?? '-', i.supplier ?? '-', i.externalAccountNumber ?? '-', i.attempts, i.held ?? '-', i.setAsideAt.toISOString(), i.reason ?? '-']),
+            ),
+          );
         });
       }),
-    ['data-import set-aside list', 'data-import set-aside list --json'],
+    ['data-import set-aside list', 'data-import set-aside list --queue outbox --json'],
   );
   withExamples(
     group
       .command('retry')
-      .description('Put set-aside items back on their queue with their attempts reset (after fixing what made them fail): the ids given, or every one with --all.')
+      .description(
+        'Put set-aside items back on their queue with their attempts reset (after fixing what made them fail): the ids of one queue, every item of a queue with --all, or every item of every queue with --all alone. A retried outbox event is published before the events it held.',
+      )
+      .argument('[queue]', `the queue (${SET_ASIDE_QUEUES.join(', ')})`)
       .argument('[ids...]', 'ids as `set-aside list` names them')
-      .option('--all', 'every set-aside item')
-      .action(async (ids: string[], o: { all?: boolean }) => {
+      .option('--all', 'every set-aside item (of the queue given, else of every queue)')
+      .action(async (queue: string | undefined, ids: string[], o: { all?: boolean }) => {
+        if (queue === undefined && !o.all) throw new CliError('name the queue and the ids to retry, or pass --all');
+        const queues = queue === undefined ? [...SET_ASIDE_QUEUES] : [queueOf(queue)];
         if (!o.all && ids.length === 0) throw new CliError('name the ids to retry, or pass --all');
         if (o.all && ids.length > 0) throw new CliError('give ids or --all, not both');
         const numbers = ids.map((id) => {
@@ -45,10 +63,12 @@ export function register(program: Command): void {
           return Number(id);
         });
         await withDb(async (db) => {
-          const back = await retrySetAside(db, o.all ? null : numbers);
-          print(`put back on the digest queue: ${back.length === 0 ? 'none' : back.join(', ')}`);
+          for (const q of queues) {
+            const back = await retryQueue(db, q, o.all ? null : numbers);
+            print(`put back on the ${q} queue: ${back.length === 0 ? 'none' : back.join(', ')}`);
+          }
         });
       }),
-    ['data-import set-aside retry 4211', 'data-import set-aside retry --all'],
+    ['data-import set-aside retry outbox 4211', 'data-import set-aside retry digest --all', 'data-import set-aside retry --all'],
   );
 }

@@ -1,4 +1,4 @@
-// long-file (460 lines): one page's script, served as is with no build step or bundler: its fetch loop, tiles and tables in one IIFE.
+// long-file (465 lines): one page's script, served as is with no build step or bundler: its fetch loop, tiles and tables in one IIFE.
 /* The operations page: fetches /api/summary every few seconds and redraws in place (no reload,
  * no build step). Every value from the server goes into the page as text, never as HTML. */
 (function () {
@@ -103,8 +103,13 @@
     $('errored-detail').textContent = s.imports.total ? pct(errored / s.imports.total) + ' of all imports' : '\u00a0';
     $('outbox-backlog').textContent = n(s.outbox.backlog);
     $('outbox-backlog').className = 'big' + (s.outbox.backlog ? ' nonzero' : '');
-    $('set-aside').textContent = n(s.set_aside.digest);
-    $('set-aside').className = 'big' + (s.set_aside.digest ? ' nonzero' : '');
+    var asideQueues = Object.keys(s.set_aside).sort();
+    var aside = asideQueues.reduce(function (a, q) { return a + s.set_aside[q]; }, 0);
+    $('set-aside').textContent = n(aside);
+    $('set-aside').className = 'big' + (aside ? ' nonzero' : '');
+    $('set-aside-detail').textContent = aside
+      ? asideQueues.filter(function (q) { return s.set_aside[q]; }).map(function (q) { return q + ' ' + n(s.set_aside[q]); }).join(' · ') + ' · data-import set-aside list'
+      : 'queue items after their last attempt · data-import set-aside list';
     $('relay-lag').textContent = s.outbox.backlog ? duration(s.outbox.oldest_age_seconds) : '0 s';
   }
 

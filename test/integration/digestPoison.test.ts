@@ -69,16 +69,17 @@ describe('digest filler with a poison account', () => {
     expect((await listSetAside(t.db))[0]!.attempts).toBe(3);
     // Counted on the operations page and named by the operator command.
     const summary = await buildSummary(t.db, { supplier: null, hours: 1, temporal: { uiUrl: 'http://ui', namespace: 'default' } });
-    expect(summary.set_aside).toEqual({ digest: 1 });
+    expect(summary.set_aside).toEqual({ digest: 1, outbox: 0, sweeper: 0 });
     const listed = await runCli(['set-aside', 'list', '--json'], { APP_ENV: 'test', DATABASE_URL: t.url });
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ queue: 'digest', id: ids.get('POISON'), externalAccountNumber: 'POISON', attempts: 3 })]);
     expect((await runCli(['set-aside', 'retry'], { APP_ENV: 'test', DATABASE_URL: t.url })).code).toBe(1);
+    expect((await runCli(['set-aside', 'retry', 'digest'], { APP_ENV: 'test', DATABASE_URL: t.url })).code).toBe(1);
   });
 
   it('takes a set-aside account again once an operator fixed and retried it', async () => {
     await t.db.raw('DROP TRIGGER poison_digest ON accounts');
-    const retried = await runCli(['set-aside', 'retry', String(ids.get('POISON'))], { APP_ENV: 'test', DATABASE_URL: t.url });
+    const retried = await runCli(['set-aside', 'retry', 'digest', String(ids.get('POISON'))], { APP_ENV: 'test', DATABASE_URL: t.url });
     expect(retried).toMatchObject({ code: 0, stdout: `put back on the digest queue: ${ids.get('POISON')}\n` });
     expect(await retrySetAside(t.db, null)).toEqual([]);
     expect(await setAsideCount(t.db)).toBe(0);
