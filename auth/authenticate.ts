@@ -72,7 +72,7 @@ export function createAuthenticator(opts: AuthenticatorOptions): Middleware {
     if (grant.familyRevoked) {
       throw new HttpError('authentication_failed', 'The refresh tokens this token was issued with have been revoked; obtain a new one with the API key.', {}, CHALLENGE);
     }
-    const principal: Principal = { organisation: grant.organisation, keyId: claims.sub, suppliers: new Set(grant.suppliers) };
+    const principal: Principal = { organisation: grant.organisation, keyId: claims.sub, suppliers: new Set(grant.suppliers), revealBankDetails: grant.revealBankDetails };
     ctx.state.principal = principal;
     const log = ctx.state.log as Logger | undefined;
     if (log) ctx.state.log = log.child({ organisation: principal.organisation, keyId: principal.keyId });

@@ -68,7 +68,7 @@ export async function revokeSupplier(db: Knex, organisation: string, supplier: s
 }
 
 /** Issues a key: the returned `key` is the only time it exists outside the caller's hands. */
-export async function issueApiKey(db: Knex, organisation: string, opts: { label?: string } = {}): Promise<{ id: string; key: string }> {
+export async function issueApiKey(db: Knex, organisation: string, opts: { label?: string; revealBankDetails?: boolean } = {}): Promise<{ id: string; key: string }> {
   if (!(await organisationExists(db, organisation))) throw new AuthStoreError('organisation_not_found', `No organisation ${organisation}.`);
   const key = randomSecret(API_KEY_PREFIX);
   const id = newApiKeyId();
@@ -79,6 +79,7 @@ export async function issueApiKey(db: Knex, organisation: string, opts: { label?
       label: opts.label ?? null,
       prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
       key_hash: hashSecret(key),
+      reveal_bank_details: opts.revealBankDetails === true,
     });
   } catch (err) {
     if (isForeignKeyViolation(err)) throw new AuthStoreError('organisation_not_found', `No organisation ${organisation}.`);
@@ -95,13 +96,14 @@ interface KeyRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  reveal_bank_details: boolean;
 }
 
 export async function listApiKeys(
   db: Knex,
   organisation?: string,
-): Promise<{ id: string; organisation: string; label: string | null; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null }[]> {
-  const q = db<KeyRow>('api_keys').select('id', 'organisation', 'label', 'prefix', 'created_at', 'revoked_at', 'last_used_at').orderBy([{ column: 'organisation' }, { column: 'created_at' }, { column: 'id' }]);
+): Promise<{ id: string; organisation: string; label: string | null; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null; revealBankDetails: boolean }[]> {
+  const q = db<KeyRow>('api_keys').select('id', 'organisation', 'label', 'prefix', 'created_at', 'revoked_at', 'last_used_at', 'reveal_bank_details').orderBy([{ column: 'organisation' }, { column: 'created_at' }, { column: 'id' }]);
   if (organisation !== undefined) q.where({ organisation });
   return (await q).map((r) => ({
     id: r.id,
@@ -111,7 +113,13 @@ export async function listApiKeys(
     createdAt: r.created_at,
     revokedAt: r.revoked_at,
     lastUsedAt: r.last_used_at,
+    revealBankDetails: r.reveal_bank_details,
   }));
+}
+
+/** Gives a key the permission to read bank details in clear, or takes it away; false when no such unrevoked key. */
+export async function setKeyRevealsBankDetails(db: Knex, id: string, reveal: boolean): Promise<boolean> {
+  return (await db('api_keys').where({ id }).whereNull('revoked_at').update({ reveal_bank_details: reveal })) > 0;
 }
 
 /**
@@ -129,6 +137,8 @@ export interface KeyGrant {
   organisation: string;
   revoked: boolean;
   suppliers: string[];
+  /** Whether the key may read bank details in clear (`?reveal=bank_details`; migration 0026). */
+  revealBankDetails: boolean;
   /** Asked with a refresh family: whether that family has been revoked (reuse detected, or the key revoked). */
   familyRevoked?: boolean;
 }
@@ -141,17 +151,18 @@ export async function findKeyGrant(db: Knex, keyId: string, family?: string): Pr
   const row = (await db('api_keys as k')
     .leftJoin('organisation_suppliers as g', 'g.organisation', 'k.organisation')
     .where('k.id', keyId)
-    .groupBy('k.id', 'k.organisation', 'k.revoked_at')
+    .groupBy('k.id', 'k.organisation', 'k.revoked_at', 'k.reveal_bank_details')
     .first(
       'k.organisation',
       'k.revoked_at',
+      'k.reveal_bank_details',
       db.raw(`coalesce(array_agg(g.import_supplier) FILTER (WHERE g.import_supplier IS NOT NULL), '{}') AS suppliers`),
       ...(family === undefined
         ? []
         : [db.raw('EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family = ?::uuid AND r.key_id = k.id AND r.revoked_at IS NOT NULL) AS family_revoked', [family])]),
-    )) as { organisation: string; revoked_at: Date | null; suppliers: string[]; family_revoked?: boolean } | undefined;
+    )) as { organisation: string; revoked_at: Date | null; reveal_bank_details: boolean; suppliers: string[]; family_revoked?: boolean } | undefined;
   if (!row) return null;
-  const grant: KeyGrant = { organisation: row.organisation, revoked: row.revoked_at !== null, suppliers: row.suppliers };
+  const grant: KeyGrant = { organisation: row.organisation, revoked: row.revoked_at !== null, suppliers: row.suppliers, revealBankDetails: row.reveal_bank_details === true };
   if (family !== undefined) grant.familyRevoked = row.family_revoked === true;
   return grant;
 }

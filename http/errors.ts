@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   graphql_too_many_token_operations: 400,
   not_authenticated: 401,
   authentication_failed: 401,
+  permission_denied: 403,
   not_found: 404,
   method_not_allowed: 405,
   import_process_in_progress: 409,

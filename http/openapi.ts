@@ -162,6 +162,7 @@ export const ERROR_SCHEMAS = {
     },
   },
   NotFound: errorSchema(codesOf('not_found')),
+  PermissionDenied: errorSchema(codesOf('permission_denied')),
   QueryValidationFailed: {
     type: 'object',
     required: ['detail', 'code', 'errors'],

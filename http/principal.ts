@@ -8,6 +8,8 @@ export interface Principal {
   organisation: string;
   keyId: string;
   suppliers: ReadonlySet<string>;
+  /** The key may read bank details in clear (`?reveal=bank_details`, account/bankDetails.ts). */
+  revealBankDetails?: boolean;
 }
 
 export function principalOf(ctx: Context): Principal | undefined {

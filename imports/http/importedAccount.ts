@@ -5,6 +5,19 @@ import { common, externalParam, json, ref, security, supplierParam } from '../..
 import { operation } from '../../http/operation';
 import { canAccessSupplier } from '../../http/principal';
 import { storable } from './bulk';
+import { maskBankDetails } from '../../account/bankDetails';
+import { HttpError } from '../../http/errors';
+import { principalOf } from '../../http/principal';
+import { QUERY_FAILED, ValidationError } from '../../http/validation';
+
+/** `?reveal=bank_details`: the only query parameter, with its only value. */
+function revealOf(query: Record<string, unknown>): boolean {
+  const errors = Object.entries(query)
+    .filter(([k, v]) => k !== 'reveal' || v !== 'bank_details')
+    .map(([k]) => (k === 'reveal' ? { detail: 'The only value is bank_details.', code: 'invalid_choice', attr: k } : { detail: `Unknown query parameter ${k}.`, code: 'unknown_field', attr: k }));
+  if (errors.length > 0) throw new ValidationError(errors, QUERY_FAILED);
+  return query.reveal === 'bank_details';
+}
 
 /**
  * `GET /v2/data-import/accounts/<supplier>/<external>/account/` (docs/bulk-migration.md,
@@ -17,21 +30,32 @@ export const importedAccountOperation = operation({
   handler: (deps: { db: Knex }) => async (ctx) => {
     const { supplier, external } = ctx.params as { supplier: string; external: string };
     ctx.state.logContext = { importSupplier: supplier, externalAccountNumber: external };
+    const reveal = revealOf(ctx.query);
+    if (reveal && principalOf(ctx)?.revealBankDetails !== true) {
+      throw new HttpError('permission_denied', 'This API key may not read bank details in clear (data-import api-keys permit --reveal-bank-details).');
+    }
     const visible = canAccessSupplier(ctx, supplier) && storable(supplier) && storable(external);
     const account = visible ? (await loadAccountsByExternal(deps.db, supplier, [external])).get(external) : undefined;
     if (!account) throw notFound('No imported account for this import supplier and external account number.');
-    ctx.body = account;
+    // Masked unless asked for and allowed: only the answer; the stored account and its digest keep the clear values.
+    ctx.body = reveal ? account : maskBankDetails(account);
   },
   openapi: {
     operationId: 'getImportedAccount',
     tags: ['accounts'],
     summary: 'The imported account as stored, read back from the account tables, in the shape of the create body.',
     description:
-      'Not the payload that was sent (retention drops it): the account the tables hold. Fields without data are absent (an empty optional array reads back as absent, as does null); phone numbers, postcodes and date-times are in the form the service stores them (docs/bulk-migration.md, "The canonical form"). Its canonical form digests to the `digest` of the bulk digest operation.',
+      'Not the payload that was sent (retention drops it): the account the tables hold. Fields without data are absent (an empty optional array reads back as absent, as does null); phone numbers, postcodes and date-times are in the form the service stores them (docs/bulk-migration.md, "The canonical form"). Its canonical form digests to the `digest` of the bulk digest operation. A payment instruction\'s bank details are masked (`sort_code` but its last 2 characters, `bank_account_number` but its last 4, replaced by `*`) unless `reveal=bank_details` is asked by a key given that permission; the digest always covers the clear values.',
     security,
-    parameters: [supplierParam('import_supplier_code'), externalParam('external_account_number')],
+    parameters: [
+      supplierParam('import_supplier_code'),
+      externalParam('external_account_number'),
+      { name: 'reveal', in: 'query', required: false, description: 'bank_details: the payment instructions\' sort codes and account numbers in clear (the key needs the permission: `data-import api-keys permit <id> --reveal-bank-details`).', schema: { type: 'string', enum: ['bank_details'] } },
+    ],
     responses: {
-      '200': json(ref('Account'), 'The account as stored.'),
+      '200': json(ref('Account'), 'The account as stored, its bank details masked unless revealed.'),
+      '400': json(ref('QueryValidationFailed'), 'An unknown query parameter, or a `reveal` other than bank_details (`validation_error`).'),
+      '403': json(ref('PermissionDenied'), '`reveal=bank_details` asked by a key without that permission.'),
       '404': json(ref('NotFound'), 'No imported account (never imported, not PROCESSED), or the supplier is outside your grant.'),
       ...common(false),
     },

@@ -39,6 +39,8 @@ export interface Stack {
   caller: string;
   /** The `Authorization` header of a fresh organisation granted exactly these suppliers (unknown ones included). */
   authHeader(...suppliers: string[]): Promise<{ Authorization: string }>;
+  /** As authHeader, with the key's id too (to change its permissions). */
+  authKey(...suppliers: string[]): Promise<{ keyId: string; header: { Authorization: string } }>;
   nc: NatsConnection;
   client: Client;
   connection: Connection;
@@ -124,6 +126,7 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; env?
     apiKey,
     caller: `${organisation}/${keyId}`,
     authHeader: async (...suppliers) => (await auth.issue(...suppliers)).header,
+    authKey: async (...suppliers) => auth.issue(...suppliers),
     id,
     ext: (name: string) => `${name}-${id}`,
     t,
