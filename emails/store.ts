@@ -116,6 +116,7 @@ export async function queueAddressOnly(trx: Knex, accountNumber: string, users: 
 }
 
 export interface EmailFilter {
+  id?: number;
   importSupplier?: string;
   accountNumber?: string;
   externalAccountNumber?: string;
@@ -124,6 +125,7 @@ export interface EmailFilter {
 
 function filtered(db: Knex, f: EmailFilter) {
   const q = db<Row>(TABLE);
+  if (f.id !== undefined) q.where('id', f.id);
   if (f.importSupplier) q.where('import_supplier', f.importSupplier);
   if (f.accountNumber) q.where('account_number', f.accountNumber);
   if (f.externalAccountNumber) q.where('external_account_number', f.externalAccountNumber);
