@@ -6,7 +6,7 @@ import { setIdleInTransactionTimeout } from '../db/knex';
 import type { Account } from '../account/schema';
 import { getSupplier, ImportSupplier } from '../suppliers/store';
 import { enqueueEvents } from '../events/outbox';
-import { CustomerEmail, failQueued, getEmail, listEmails, recordAttempt } from './store';
+import { CustomerEmail, emailLocked, failQueued, getEmail, listEmails, recordAttempt } from './store';
 import { classifySmtpError, MailTransport } from './transport';
 import { reserveSendingSlot } from './rateStore';
 import { RenderedMail, TemplateCode, TemplateContext, TemplateRenderer } from './templates';
@@ -102,11 +102,6 @@ export async function renderEmail(db: Knex, renderer: TemplateRenderer, supplier
   if (!account) throw new Error(`account ${email.accountNumber} not found`);
   const context: TemplateContext = { ...accountContext(supplier, email.accountNumber, account), customer: await customerContext(db, email.userNumber) };
   return renderer.render(supplier.code, email.template as TemplateCode, context);
-}
-
-/** Whether a send's transaction holds the e-mail's row now. */
-async function emailLocked(db: Knex, id: number): Promise<boolean> {
-  return (await db.raw(`SELECT id FROM customer_email_queue WHERE id = ? FOR UPDATE SKIP LOCKED`, [id])).rows.length === 0;
 }
 
 export function senderOf(s: ImportSupplier): { name: string; address: string } {

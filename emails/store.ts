@@ -144,6 +144,11 @@ export async function getEmail(db: Knex, id: number, opts: { forUpdate?: boolean
   return row ? toModel(row) : null;
 }
 
+/** Whether a send's transaction holds the e-mail's row now (emails/delivery.ts: is an attempt at it alive?). */
+export async function emailLocked(db: Knex, id: number): Promise<boolean> {
+  return (await db.raw(`SELECT id FROM ${TABLE} WHERE id = ? FOR UPDATE SKIP LOCKED`, [id])).rows.length === 0;
+}
+
 /** E-mails by status (all of them, or one account's): the metrics gauge and post-import's outcome. */
 export async function countEmailsByStatus(db: Knex, f: EmailFilter = {}): Promise<Record<EmailStatus, number>> {
   const rows = (await filtered(db, f).select('status').count<{ status: EmailStatus; count: string }[]>('* as count').groupBy('status')) as unknown as { status: EmailStatus; count: string }[];

@@ -80,6 +80,12 @@ export async function isItemSetAside(db: Knex, queue: ItemQueue, item: string): 
   return (await db('queue_item_attempts').where({ queue, item }).whereNotNull('set_aside_at').first('item')) !== undefined;
 }
 
+/** The items of `queue` set aside now whose name starts with `prefix`. */
+export async function setAsideItems(db: Knex, queue: ItemQueue, prefix: string): Promise<string[]> {
+  const rows = (await db('queue_item_attempts').where({ queue }).whereNotNull('set_aside_at').whereRaw('starts_with(item, ?)', [prefix]).select('item')) as { item: string }[];
+  return rows.map((r) => r.item);
+}
+
 /** SQL: true when the item of `queue` named by the expression `itemSql` is set aside (for the finders' WHERE). */
 export function isSetAsideSql(queue: ItemQueue, itemSql: string): string {
   return `EXISTS (SELECT 1 FROM queue_item_attempts qa WHERE qa.queue = '${queue}' AND qa.item = ${itemSql} AND qa.set_aside_at IS NOT NULL)`;
