@@ -116,6 +116,7 @@ export async function queueAddressOnly(trx: Knex, accountNumber: string, users: 
 }
 
 export interface EmailFilter {
+  id?: number;
   importSupplier?: string;
   accountNumber?: string;
   externalAccountNumber?: string;
@@ -124,6 +125,7 @@ export interface EmailFilter {
 
 function filtered(db: Knex, f: EmailFilter) {
   const q = db<Row>(TABLE);
+  if (f.id !== undefined) q.where('id', f.id);
   if (f.importSupplier) q.where('import_supplier', f.importSupplier);
   if (f.accountNumber) q.where('account_number', f.accountNumber);
   if (f.externalAccountNumber) q.where('external_account_number', f.externalAccountNumber);
@@ -145,6 +147,11 @@ export async function getEmail(db: Knex, id: number, opts: { forUpdate?: boolean
   if (opts.forUpdate) q.forUpdate();
   const row = await q;
   return row ? toModel(row) : null;
+}
+
+/** Whether a send's transaction holds the e-mail's row now (emails/delivery.ts: is an attempt at it alive?). */
+export async function emailLocked(db: Knex, id: number): Promise<boolean> {
+  return (await db.raw(`SELECT id FROM ${TABLE} WHERE id = ? FOR UPDATE SKIP LOCKED`, [id])).rows.length === 0;
 }
 
 /** E-mails by status (all of them, or one account's): the metrics gauge and post-import's outcome. */

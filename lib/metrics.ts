@@ -67,13 +67,13 @@ export type Metrics = ReturnType<typeof createMetrics>;
 function queueMetrics(registry: client.Registry) {
   const queueItemFailures = new client.Counter({
     name: 'data_import_queue_item_failures_total',
-    help: 'Attempts at a shared queue item that failed for the item itself, by queue (digest, outbox, sweeper)',
+    help: 'Attempts at a shared queue item that failed for the item itself, by queue (digest, outbox, sweeper, email, retention)',
     labelNames: ['queue'] as const,
     registers: [registry],
   });
   const queueItemsSetAside = new client.Counter({
     name: 'data_import_queue_items_set_aside_total',
-    help: 'Shared queue items this process set aside after their last attempt (named by `data-import set-aside list`), by queue (digest, outbox, sweeper)',
+    help: 'Shared queue items this process set aside after their last attempt (named by `data-import set-aside list`), by queue (digest, outbox, sweeper, email, retention)',
     labelNames: ['queue'] as const,
     registers: [registry],
   });

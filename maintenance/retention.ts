@@ -1,6 +1,21 @@
 import type { Knex } from 'knex';
 import type { Metrics } from '../lib/metrics';
-import { deletePublishedOutboxRows, deleteRefreshTokens, outboxDueAfter, outboxHeldUnpublished, outboxPage, payloadsDue, prunePayloadBatch, refreshTokensDue } from './store';
+import {
+  deletePublishedOutboxRows,
+  deleteRefreshTokens,
+  KeyRange,
+  outboxDueAfter,
+  outboxHeldUnpublished,
+  outboxPage,
+  payloadCandidates,
+  payloadsDue,
+  prunePayloadBatch,
+  refreshTokenCandidates,
+  refreshTokensDue,
+} from './store';
+import { claimItem, itemDone, itemFailed, itemGiveBack, setAsideItems } from '../db/stores/queueItems';
+import type { QueuePolicy } from '../db/stores/digestQueue';
+import { isDatabaseOutage } from '../db/outage';
 
 /**
  * Retention (docs/operations.md "Retention and storage per account"): what the service keeps, and for how long.
@@ -23,7 +38,17 @@ import { deletePublishedOutboxRows, deleteRefreshTokens, outboxDueAfter, outboxH
  * Work is done in small batches, each its own short statement, so nothing the relay or an import
  * needs is locked for long: the outbox rows pruned are old and published (nobody touches them), and
  * payload rows locked by an import are skipped (SKIP LOCKED) and taken the next time.
+ *
+ * One batch that fails never stops retention (issue 47, item 4): a batch is named by what it
+ * prunes, `<table>:<first key>..<last key>` (queue 'retention' of queue_item_attempts), its attempt
+ * is recorded before its statement, a failure is recorded with its reason and the run goes on past
+ * it; after RETENTION_QUEUE_POLICY.maxAttempts the batch is set aside and no run touches its key
+ * range until `data-import set-aside retry retention <batch>` (docs/operations.md "Set-aside queue
+ * items"). An unreachable database is not the batch's: its attempt is given back and the run fails.
  */
+
+/** Attempts at one batch before it is set aside, and how long an attempt holds it (a batch is one short statement). */
+export const RETENTION_QUEUE_POLICY: QueuePolicy = { maxAttempts: 3, leaseMs: 5 * 60_000 };
 export interface RetentionSettings {
   outboxRetentionSeconds: number;
   payloadRetentionSeconds: number;
@@ -47,39 +72,94 @@ export interface RetentionReport {
   };
   payload: { pruned: number; pending: number };
   refreshTokens: { pruned: number; pending: number };
+  /** Batches that failed in this run (`<table>:<first key>..<last key>`), set aside after their last attempt. */
+  failedBatches: string[];
+}
+
+type Metered = Pick<Metrics, 'queueItemFailures' | 'queueItemsSetAside'>;
+
+/** What one run shares between its kinds: the attempt bound, the metrics, the batches that failed. */
+interface RunContext {
+  db: Knex;
+  policy: QueuePolicy;
+  metrics?: Metered;
+  failed: string[];
+}
+
+/** The set-aside batches of `table`: their key ranges, which no run touches until retried. */
+async function setAsideRanges(db: Knex, table: string): Promise<KeyRange[]> {
+  return (await setAsideItems(db, 'retention', `${table}:`)).map((item) => {
+    const [lo, hi] = item.slice(table.length + 1).split('..');
+    return { lo: lo!, hi: hi! };
+  });
+}
+
+/**
+ * Prunes one batch, its attempt recorded before the work: the rows pruned, or null when the batch
+ * failed (recorded, set aside at its last attempt) or another run's attempt holds it.
+ */
+async function attemptBatch(c: RunContext, table: string, keys: string[], prune: () => Promise<number>): Promise<number | null> {
+  const item = `${table}:${keys[0]}..${keys[keys.length - 1]}`;
+  const claim = await claimItem(c.db, 'retention', item, {}, c.policy);
+  if (!claim.taken) {
+    if (claim.setAside) c.metrics?.queueItemsSetAside.inc({ queue: 'retention' });
+    return null;
+  }
+  try {
+    const n = await prune();
+    await itemDone(c.db, 'retention', item);
+    return n;
+  } catch (err) {
+    if (isDatabaseOutage(err)) {
+      await itemGiveBack(c.db, 'retention', item).catch(() => undefined);
+      throw err;
+    }
+    c.failed.push(item);
+    c.metrics?.queueItemFailures.inc({ queue: 'retention' });
+    if (await itemFailed(c.db, 'retention', item, String(err), c.policy)) c.metrics?.queueItemsSetAside.inc({ queue: 'retention' });
+    return null;
+  }
 }
 
 /** How long an expired or revoked refresh token is kept before maintenance deletes it. */
 export const REFRESH_TOKEN_GRACE_SECONDS = 24 * 3600;
 
-async function pruneRefreshTokens(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['refreshTokens']> {
-  return inBatches(s, dryRun, {
-    due: () => refreshTokensDue(db, REFRESH_TOKEN_GRACE_SECONDS),
-    batch: (limit) => deleteRefreshTokens(db, REFRESH_TOKEN_GRACE_SECONDS, limit),
+async function pruneRefreshTokens(c: RunContext, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['refreshTokens']> {
+  return inBatches(c, s, dryRun, 'refresh_tokens', {
+    due: () => refreshTokensDue(c.db, REFRESH_TOKEN_GRACE_SECONDS),
+    candidates: (after, skip, limit) => refreshTokenCandidates(c.db, REFRESH_TOKEN_GRACE_SECONDS, after, skip, limit),
+    prune: (keys) => deleteRefreshTokens(c.db, REFRESH_TOKEN_GRACE_SECONDS, keys),
   });
 }
 
 /**
- * Prunes what `batch` finds due, at most `batchSize` rows a statement, until a batch comes back
- * short or the run's bound is reached, pausing between batches; a dry run only counts. Then what
- * is still due is counted once, for the gauge.
+ * Prunes what is due in key order, at most `batchSize` rows a batch (one statement), until no
+ * candidate is left or the run's bound is reached, pausing between batches; a batch that fails is
+ * passed (attemptBatch) and set-aside batches' key ranges are left alone. A dry run only counts.
+ * Then what is still due is counted once, for the gauge.
  */
 async function inBatches(
+  c: RunContext,
   s: RetentionSettings,
   dryRun: boolean,
-  work: { due: () => Promise<number>; batch: (limit: number) => Promise<number> },
+  table: string,
+  work: { due: () => Promise<number>; candidates: (after: string | null, skip: KeyRange[], limit: number) => Promise<string[]>; prune: (keys: string[]) => Promise<number> },
 ): Promise<{ pruned: number; pending: number }> {
   if (dryRun) {
     const n = await work.due();
     const pruned = Math.min(n, s.maxRowsPerRun);
     return { pruned, pending: n - pruned };
   }
+  const skip = await setAsideRanges(c.db, table);
   let pruned = 0;
+  let after: string | null = null;
   while (pruned < s.maxRowsPerRun) {
     const limit = Math.min(s.batchSize, s.maxRowsPerRun - pruned);
-    const n = await work.batch(limit);
-    pruned += n;
-    if (n < limit) break;
+    const keys = await work.candidates(after, skip, limit);
+    if (keys.length === 0) break;
+    pruned += (await attemptBatch(c, table, keys, () => work.prune(keys))) ?? 0;
+    if (keys.length < limit) break;
+    after = keys[keys.length - 1]!;
     if (s.pauseMs > 0) await sleep(s.pauseMs);
   }
   return { pruned, pending: await work.due() };
@@ -91,17 +171,20 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Walks the outbox from its oldest row in seq order, deleting published rows past retention, and
  * stops at the first batch holding nothing past retention (seq follows time) or at the run's bound.
  */
-async function pruneOutbox(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['outbox']> {
+async function pruneOutbox(c: RunContext, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['outbox']> {
+  const db = c.db;
   const retention = s.outboxRetentionSeconds;
+  const skip = (await setAsideRanges(db, 'outbox')).map((r) => ({ lo: BigInt(r.lo), hi: BigInt(r.hi) }));
+  const setAside = (seq: string) => skip.some((r) => BigInt(seq) >= r.lo && BigInt(seq) <= r.hi);
   let cursor = '0';
   let pruned = 0;
   let caughtUp = false;
   while (pruned < s.maxRowsPerRun) {
     const limit = Math.min(s.batchSize, s.maxRowsPerRun - pruned);
     const rows = await outboxPage(db, retention, cursor, limit);
-    const due = rows.filter((r) => r.old && !r.pending).map((r) => r.seq);
+    const due = rows.filter((r) => r.old && !r.pending && !setAside(r.seq)).map((r) => r.seq);
     if (due.length > 0) {
-      pruned += dryRun ? due.length : await deletePublishedOutboxRows(db, due);
+      pruned += dryRun ? due.length : ((await attemptBatch(c, 'outbox', due, () => deletePublishedOutboxRows(db, due))) ?? 0);
     }
     if (rows.length < limit || !rows.some((r) => r.old)) {
       caughtUp = true;
@@ -116,10 +199,11 @@ async function pruneOutbox(db: Knex, s: RetentionSettings, dryRun: boolean): Pro
   return { pruned, pending, heldUnpublished };
 }
 
-async function prunePayloads(db: Knex, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['payload']> {
-  return inBatches(s, dryRun, {
-    due: () => payloadsDue(db, s.payloadRetentionSeconds),
-    batch: (limit) => prunePayloadBatch(db, s.payloadRetentionSeconds, limit),
+async function prunePayloads(c: RunContext, s: RetentionSettings, dryRun: boolean): Promise<RetentionReport['payload']> {
+  return inBatches(c, s, dryRun, 'import_processes', {
+    due: () => payloadsDue(c.db, s.payloadRetentionSeconds),
+    candidates: (after, skip, limit) => payloadCandidates(c.db, s.payloadRetentionSeconds, after, skip, limit),
+    prune: (keys) => prunePayloadBatch(c.db, s.payloadRetentionSeconds, keys),
   });
 }
 
@@ -127,12 +211,19 @@ async function prunePayloads(db: Knex, s: RetentionSettings, dryRun: boolean): P
 export async function runRetention(
   db: Knex,
   s: RetentionSettings,
-  opts: { dryRun?: boolean; metrics?: Pick<Metrics, 'retentionPruned' | 'retentionPending' | 'retentionHeldUnpublished' | 'retentionLastRun'> } = {},
+  opts: { dryRun?: boolean; metrics?: Pick<Metrics, 'retentionPruned' | 'retentionPending' | 'retentionHeldUnpublished' | 'retentionLastRun'> & Partial<Metered>; policy?: QueuePolicy } = {},
 ): Promise<RetentionReport> {
   const dryRun = opts.dryRun ?? false;
-  const outbox = await pruneOutbox(db, s, dryRun);
-  const payload = await prunePayloads(db, s, dryRun);
-  const refreshTokens = await pruneRefreshTokens(db, s, dryRun);
+  const m0 = opts.metrics;
+  const c: RunContext = {
+    db,
+    policy: opts.policy ?? RETENTION_QUEUE_POLICY,
+    metrics: m0?.queueItemFailures && m0.queueItemsSetAside ? { queueItemFailures: m0.queueItemFailures, queueItemsSetAside: m0.queueItemsSetAside } : undefined,
+    failed: [],
+  };
+  const outbox = await pruneOutbox(c, s, dryRun);
+  const payload = await prunePayloads(c, s, dryRun);
+  const refreshTokens = await pruneRefreshTokens(c, s, dryRun);
   const m = opts.metrics;
   if (m && !dryRun) {
     m.retentionPruned.inc({ kind: 'outbox' }, outbox.pruned);
@@ -144,5 +235,5 @@ export async function runRetention(
     m.retentionHeldUnpublished.set(outbox.heldUnpublished);
     m.retentionLastRun.set(Date.now() / 1000);
   }
-  return { dryRun, outbox, payload, refreshTokens };
+  return { dryRun, outbox, payload, refreshTokens, failedBatches: c.failed };
 }

@@ -17,13 +17,33 @@ export async function refreshTokensDue(db: Knex, graceSeconds: number): Promise<
   return count(await db.raw(`SELECT count(*) AS n FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE}`, [graceSeconds, graceSeconds]));
 }
 
-export async function deleteRefreshTokens(db: Knex, graceSeconds: number, limit: number): Promise<number> {
+/** Key ranges (first key, last key) a batch's candidates stay out of: retention's set-aside batches. */
+export interface KeyRange {
+  lo: string;
+  hi: string;
+}
+
+/** SQL: `key` is in none of the ranges (two array parameters: first keys, last keys). */
+const outside = (key: string, type: string) => `NOT EXISTS (SELECT 1 FROM unnest(?::${type}[], ?::${type}[]) r(lo, hi) WHERE ${key} BETWEEN r.lo AND r.hi)`;
+const rangeParams = (ranges: KeyRange[]) => [ranges.map((r) => r.lo), ranges.map((r) => r.hi)];
+
+/** Up to `limit` due refresh tokens after `after` (null: from the first) in jti order, outside `skip`: one batch's keys. */
+export async function refreshTokenCandidates(db: Knex, graceSeconds: number, after: string | null, skip: KeyRange[], limit: number): Promise<string[]> {
+  const rows = (await db.raw(
+    `SELECT jti FROM refresh_tokens WHERE (${REFRESH_TOKEN_DUE}) AND (?::uuid IS NULL OR jti > ?::uuid) AND ${outside('jti', 'uuid')} ORDER BY jti LIMIT ?`,
+    [graceSeconds, graceSeconds, after, after, ...rangeParams(skip), limit],
+  )).rows as { jti: string }[];
+  return rows.map((r) => r.jti);
+}
+
+/** Deletes these refresh tokens, if still due (rows locked by someone else are skipped). */
+export async function deleteRefreshTokens(db: Knex, graceSeconds: number, jtis: string[]): Promise<number> {
   return count(
     await db.raw(
-      `WITH c AS (SELECT jti FROM refresh_tokens WHERE ${REFRESH_TOKEN_DUE} LIMIT ? FOR UPDATE SKIP LOCKED),
+      `WITH c AS (SELECT jti FROM refresh_tokens WHERE jti = ANY(?::uuid[]) AND (${REFRESH_TOKEN_DUE}) FOR UPDATE SKIP LOCKED),
             d AS (DELETE FROM refresh_tokens r USING c WHERE r.jti = c.jti RETURNING 1)
        SELECT count(*) AS n FROM d`,
-      [graceSeconds, graceSeconds, limit],
+      [jtis, graceSeconds, graceSeconds],
     ),
   );
 }
@@ -36,14 +56,23 @@ export async function payloadsDue(db: Knex, retentionSeconds: number): Promise<n
   return count(await db.raw(`SELECT count(*) AS n FROM import_processes WHERE ${PAYLOAD_DUE}`, [retentionSeconds]));
 }
 
-/** Drops the payload of up to `limit` of them, oldest first; modified_at is left alone (the status record's, and dropping the payload is not a change of the import). */
-export async function prunePayloadBatch(db: Knex, retentionSeconds: number, limit: number): Promise<number> {
+/** Up to `limit` ids of them after `after` (null: from the first) in id order (about oldest first), outside `skip`: one batch's keys. */
+export async function payloadCandidates(db: Knex, retentionSeconds: number, after: string | null, skip: KeyRange[], limit: number): Promise<string[]> {
+  const rows = (await db.raw(
+    `SELECT id FROM import_processes WHERE ${PAYLOAD_DUE} AND (?::bigint IS NULL OR id > ?::bigint) AND ${outside('id', 'bigint')} ORDER BY id LIMIT ?`,
+    [retentionSeconds, after, after, ...rangeParams(skip), limit],
+  )).rows as { id: string | number }[];
+  return rows.map((r) => String(r.id));
+}
+
+/** Drops the payload of these imports, if still due; modified_at is left alone (the status record's, and dropping the payload is not a change of the import). */
+export async function prunePayloadBatch(db: Knex, retentionSeconds: number, ids: string[]): Promise<number> {
   return count(
     await db.raw(
-      `WITH c AS (SELECT id FROM import_processes WHERE ${PAYLOAD_DUE} ORDER BY modified_at LIMIT ? FOR UPDATE SKIP LOCKED),
+      `WITH c AS (SELECT id FROM import_processes WHERE id = ANY(?::bigint[]) AND ${PAYLOAD_DUE} FOR UPDATE SKIP LOCKED),
             u AS (UPDATE import_processes i SET payload = NULL, payload_pruned_at = now() FROM c WHERE i.id = c.id RETURNING 1)
        SELECT count(*) AS n FROM u`,
-      [retentionSeconds, limit],
+      [ids, retentionSeconds],
     ),
   );
 }

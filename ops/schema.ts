@@ -78,6 +78,8 @@ export const SummarySchema = Type.Object(
         digest: Count,
         outbox: Type.Integer({ minimum: 0, description: 'Events the relay set aside; each holds the later events of its account (published once it is retried).' }),
         sweeper: Type.Integer({ minimum: 0, description: 'Stored imports whose workflow the sweeper could not start.' }),
+        email: Type.Integer({ minimum: 0, description: 'Customer e-mails the sender could not handle (FAILED; sent again once retried and resent).' }),
+        retention: Type.Integer({ minimum: 0, description: 'Batches retention could not prune (their rows are left alone until retried).' }),
       },
       {
         ...Strict,

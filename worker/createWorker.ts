@@ -29,7 +29,7 @@ export function createWorkerActivities(d: ActivityDeps) {
     ...createActivities({ db: d.db, validator: d.validator, subjectPrefix: d.subjectPrefix, log: d.log, metrics: d.metrics, payloadBudget: d.payloadBudget, json: d.json }),
     ...createRegistrationActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log }),
     ...createMaintenanceActivities({ db: d.db, log: d.log, metrics: d.metrics }),
-    ...createEmailActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log, mail: d.mail, reachesDatabase: d.reachesDatabase }),
+    ...createEmailActivities({ db: d.db, subjectPrefix: d.subjectPrefix, log: d.log, mail: d.mail, reachesDatabase: d.reachesDatabase, metrics: d.metrics }),
   };
 }
 

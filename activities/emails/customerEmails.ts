@@ -13,6 +13,7 @@ import { postImportCompletedEvent, postImportErrorEvent } from '../../imports/ev
 import { countEmailsByStatus, countsFromJson, EMAIL_COUNTS_OF_IMPORT_ROW, type EmailStatus, failQueued, queueEmails } from '../../emails/store';
 import { deliverAccountEmails, SenderNotConfiguredError } from '../../emails/delivery';
 import type { Mailer } from '../../emails/mailer';
+import type { Metrics } from '../../lib/metrics';
 
 export const WELCOME_TEMPLATE = 'migration_welcome';
 
@@ -31,6 +32,8 @@ export interface EmailActivityDeps {
    * (WORKER_DB_UNREACHABLE_EXIT_MS) plus that timeout. Unset: always.
    */
   reachesDatabase?: () => boolean;
+  /** Counts e-mails that failed for themselves and those set aside (docs/operations.md "Set-aside queue items"). */
+  metrics?: Pick<Metrics, 'queueItemFailures' | 'queueItemsSetAside'>;
 }
 
 /** The PROCESSED row of this run, locked, with its account's e-mails by state read by the same statement. */
@@ -110,7 +113,11 @@ export function createEmailActivities(deps: EmailActivityDeps) {
       });
     },
 
-    /** Sends what is QUEUED; throws (retryably) while any e-mail got a temporary answer. */
+    /**
+     * Sends what is QUEUED; throws (retryably) while any e-mail got a temporary answer or failed for
+     * itself (below its attempt bound: an e-mail that keeps failing is set aside, FAILED, and the
+     * others of the account go on).
+     */
     async deliverCustomerEmails(ref: ImportRef): Promise<{ sent: number; bounced: number }> {
       if (!deps.mail) {
         throw ApplicationFailure.create({ type: EMAIL_FAILURE.relayNotConfigured, message: 'This worker has no mail relay configured.', nonRetryable: true });
@@ -126,7 +133,13 @@ export function createEmailActivities(deps: EmailActivityDeps) {
       try {
         const p = await getProcessById(db, ref.importProcessId);
         if (!p?.krakenIdentifier) throw new Error('customer e-mail delivery found no account number');
-        const r = await deliverAccountEmails({ db, subjectPrefix: deps.subjectPrefix, log, now, ...deps.mail, heartbeat, sleep: (ms) => ctx.sleep(ms) }, p.krakenIdentifier);
+        const r = await deliverAccountEmails({ db, subjectPrefix: deps.subjectPrefix, log, now, ...deps.mail, metrics: deps.metrics, heartbeat, sleep: (ms) => ctx.sleep(ms) }, p.krakenIdentifier);
+        if (r.failed > 0) {
+          throw ApplicationFailure.create({
+            type: EMAIL_FAILURE.temporary,
+            message: `${r.failed} customer e-mail(s) failed for a reason of their own (not the relay's); retrying (set aside after their last attempt: data-import set-aside list --queue email)`,
+          });
+        }
         if (r.deferred > 0) {
           throw ApplicationFailure.create({
             type: EMAIL_FAILURE.temporary,

@@ -149,15 +149,16 @@ export function register(program: Command): void {
       const ids = await requeue(db, filter, o.bounced ? ['FAILED', 'BOUNCED'] : ['FAILED']);
       const accounts = [...new Set((await listEmails(db, { ...filter, status: 'QUEUED' }, 10_000)).filter((e) => ids.includes(e.id)).map((e) => e.accountNumber))];
       const mail = createMailer(config.email);
-      const total = { requeued: ids.length, sent: 0, bounced: 0, deferred: 0 };
+      const total = { requeued: ids.length, sent: 0, bounced: 0, deferred: 0, failed: 0 };
       try {
         for (const accountNumber of accounts) {
           const r = await deliverAccountEmails({ db, ...mail, subjectPrefix: config.nats.subjectPrefix, log: createLogger({ level: 'silent', name: 'cli' }) }, accountNumber);
           total.sent += r.sent;
           total.bounced += r.bounced;
           total.deferred += r.deferred;
+          total.failed += r.failed + r.setAside;
           // No workflow retries these: back to FAILED, for the next resend.
-          if (r.deferred > 0) await failQueued(db, { accountNumber }, new Date());
+          if (r.deferred > 0 || r.failed > 0) await failQueued(db, { accountNumber }, new Date());
         }
       } catch (err) {
         if (err instanceof SenderNotConfiguredError) throw new CliError(err.message);
@@ -166,7 +167,7 @@ export function register(program: Command): void {
         mail.transport.close();
       }
       if (o.json) return print(json(total));
-      print(`Queued ${total.requeued} e-mail(s) again: ${total.sent} sent, ${total.bounced} bounced, ${total.deferred} deferred (temporary SMTP answer: FAILED again, resend later).`);
+      print(`Queued ${total.requeued} e-mail(s) again: ${total.sent} sent, ${total.bounced} bounced, ${total.deferred} deferred (temporary SMTP answer: FAILED again, resend later)${total.failed > 0 ? `, ${total.failed} failed for a reason of their own (FAILED again; set aside after their last attempt: data-import set-aside list --queue email)` : ''}.`);
     });
   });
 }

@@ -39,6 +39,8 @@ export function register(program: Command): void {
               ],
             ),
           );
+          // A batch that failed is passed, and set aside after its last attempt (docs/operations.md "Set-aside queue items").
+          if (report.failedBatches.length > 0) print(`batches that failed (passed; set aside after their last attempt: data-import set-aside list --queue retention): ${report.failedBatches.join(', ')}`);
         });
       }),
     ['data-import maintenance --dry-run', 'data-import maintenance --json', 'RETENTION_OUTBOX_HOURS=24 data-import maintenance'],

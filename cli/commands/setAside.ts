@@ -4,7 +4,7 @@ import { CliError } from '../errors';
 import { print, withDb } from '../context';
 import { integerIn, json, table, withExamples } from '../format';
 
-const QUEUES_HELP = `queues: "digest" (the digest filler: accounts whose stored digest could not be computed; id = account id), "outbox" (the relay: events it could not publish; id = outbox seq; each holds the later events of its account until retried), "sweeper" (stored imports whose workflow could not be started; id = import process id)`;
+const QUEUES_HELP = `queues: "digest" (the digest filler: accounts whose stored digest could not be computed; id = account id), "outbox" (the relay: events it could not publish; id = outbox seq; each holds the later events of its account until retried), "sweeper" (stored imports whose workflow could not be started; id = import process id), "email" (customer e-mails the sender could not handle, now FAILED; id = e-mail id; once retried, send it with data-import emails resend), "retention" (batches retention could not prune; id = the batch, <table>:<first key>..<last key>, left alone until retried)`;
 
 function queueOf(name: string): SetAsideQueue {
   if (!(SET_ASIDE_QUEUES as readonly string[]).includes(name)) throw new CliError(`unknown queue: ${name} (one of ${SET_ASIDE_QUEUES.join(', ')})`);
@@ -42,7 +42,7 @@ export function register(program: Command): void {
           );
         });
       }),
-    ['data-import set-aside list', 'data-import set-aside list --queue outbox --json'],
+    ['data-import set-aside list', 'data-import set-aside list --queue outbox --json', 'data-import set-aside list --queue email'],
   );
   withExamples(
     group
@@ -58,17 +58,24 @@ export function register(program: Command): void {
         const queues = queue === undefined ? [...SET_ASIDE_QUEUES] : [queueOf(queue)];
         if (!o.all && ids.length === 0) throw new CliError('name the ids to retry, or pass --all');
         if (o.all && ids.length > 0) throw new CliError('give ids or --all, not both');
-        const numbers = ids.map((id) => {
+        // A retention batch is named by its table and key range; every other queue's id is a number.
+        const named = queues.length === 1 && queues[0] === 'retention';
+        const parsed = ids.map((id) => {
+          if (named) {
+            if (!/^[a-z_]+:[^\s]+\.\.[^\s]+$/.test(id)) throw new CliError(`not a retention batch: ${id} (<table>:<first key>..<last key>, as set-aside list names it)`);
+            return id;
+          }
           if (!/^[0-9]{1,18}$/.test(id)) throw new CliError(`not an id: ${id}`);
           return Number(id);
         });
         await withDb(async (db) => {
           for (const q of queues) {
-            const back = await retryQueue(db, q, o.all ? null : numbers);
+            const back = await retryQueue(db, q, o.all ? null : parsed);
             print(`put back on the ${q} queue: ${back.length === 0 ? 'none' : back.join(', ')}`);
+            if (q === 'email' && back.length > 0) print('the e-mails stay FAILED until sent: data-import emails resend --supplier <code> --account <number>');
           }
         });
       }),
-    ['data-import set-aside retry outbox 4211', 'data-import set-aside retry digest --all', 'data-import set-aside retry --all'],
+    ['data-import set-aside retry outbox 4211', 'data-import set-aside retry email 3106', 'data-import set-aside retry retention import_processes:1200..1299', 'data-import set-aside retry digest --all', 'data-import set-aside retry --all'],
   );
 }

@@ -12,8 +12,12 @@ import type { QueuePolicy } from './digestQueue';
  * deletes it.
  */
 
-/** The queues of this table. */
-export type ItemQueue = 'sweeper';
+/**
+ * The queues of this table: the sweeper's runs (item `<import process id>:<run>`), the customer
+ * e-mail sender's e-mails (item = customer_email_queue id) and retention's batches (item
+ * `<table>:<key range>`, maintenance/retention.ts).
+ */
+export type ItemQueue = 'sweeper' | 'email' | 'retention';
 
 export interface ItemLabel {
   importSupplier?: string | null;
@@ -69,6 +73,17 @@ export async function itemFailed(db: Knex, queue: ItemQueue, item: string, reaso
 export async function itemGiveBack(db: Knex, queue: ItemQueue, item: string): Promise<void> {
   await db.raw(`UPDATE queue_item_attempts SET attempts = greatest(attempts - 1, 0), attempted_at = NULL WHERE queue = ? AND item = ? AND set_aside_at IS NULL`, [queue, item]);
   await db('queue_item_attempts').where({ queue, item, attempts: 0 }).whereNull('set_aside_at').whereNull('last_error').delete();
+}
+
+/** Whether the item is set aside now. */
+export async function isItemSetAside(db: Knex, queue: ItemQueue, item: string): Promise<boolean> {
+  return (await db('queue_item_attempts').where({ queue, item }).whereNotNull('set_aside_at').first('item')) !== undefined;
+}
+
+/** The items of `queue` set aside now whose name starts with `prefix`. */
+export async function setAsideItems(db: Knex, queue: ItemQueue, prefix: string): Promise<string[]> {
+  const rows = (await db('queue_item_attempts').where({ queue }).whereNotNull('set_aside_at').whereRaw('starts_with(item, ?)', [prefix]).select('item')) as { item: string }[];
+  return rows.map((r) => r.item);
 }
 
 /** SQL: true when the item of `queue` named by the expression `itemSql` is set aside (for the finders' WHERE). */

@@ -11,13 +11,18 @@ import { listSetAside as listDigestSetAside, retrySetAside as retryDigest, setAs
  *   it is retried and goes out, never before it.
  * - `sweeper`: stored imports whose workflow the sweeper could not start (queue_item_attempts);
  *   id = import process id (its run in `item`).
+ * - `email`: customer e-mails the sender could not handle (queue_item_attempts; the e-mail is
+ *   FAILED); id = customer_email_queue id. Once retried, `data-import emails resend` sends it.
+ * - `retention`: batches retention could not prune (queue_item_attempts); id = the batch,
+ *   `<table>:<first key>..<last key>`, whose rows retention leaves alone until it is retried.
  */
-export const SET_ASIDE_QUEUES = ['digest', 'outbox', 'sweeper'] as const;
+export const SET_ASIDE_QUEUES = ['digest', 'outbox', 'sweeper', 'email', 'retention'] as const;
 export type SetAsideQueue = (typeof SET_ASIDE_QUEUES)[number];
 
 export interface SetAsideItem {
   queue: SetAsideQueue;
-  id: number;
+  /** A number, but for retention: its batch (`<table>:<first key>..<last key>`). */
+  id: number | string;
   /** What the item is, beyond its id (an event's type, an import's run). */
   item: string | null;
   supplier: string | null;
@@ -49,19 +54,30 @@ async function listOutbox(db: Knex, limit: number): Promise<SetAsideItem[]> {
   });
 }
 
-async function listItems(db: Knex, queue: 'sweeper', limit: number): Promise<SetAsideItem[]> {
-  const rows = (await db('queue_item_attempts').where({ queue }).whereNotNull('set_aside_at').orderBy([{ column: 'set_aside_at' }, { column: 'item' }]).limit(limit)) as {
-    item: string;
-    import_supplier: string | null;
-    external_account_number: string | null;
-    attempts: number;
-    last_error: string | null;
-    set_aside_at: Date;
-  }[];
+interface AttemptRow {
+  item: string;
+  import_supplier: string | null;
+  external_account_number: string | null;
+  attempts: number;
+  last_error: string | null;
+  set_aside_at: Date;
+}
+
+async function listItems(db: Knex, queue: 'sweeper' | 'email' | 'retention', limit: number): Promise<SetAsideItem[]> {
+  const rows = (await db('queue_item_attempts').where({ queue }).whereNotNull('set_aside_at').orderBy([{ column: 'set_aside_at' }, { column: 'item' }]).limit(limit)) as AttemptRow[];
+  const emails =
+    queue === 'email'
+      ? new Map(
+          ((await db('customer_email_queue').whereIn('id', rows.map((r) => Number(r.item))).select('id', 'template', 'account_number')) as { id: string; template: string; account_number: string }[]).map((e) => [
+            Number(e.id),
+            `${e.template} of account ${e.account_number}`,
+          ]),
+        )
+      : null;
   return rows.map((r) => ({
     queue,
-    id: Number(r.item.split(':')[0]),
-    item: `run ${r.item.split(':')[1] ?? '?'}`,
+    id: queue === 'retention' ? r.item : Number(r.item.split(':')[0]),
+    item: queue === 'sweeper' ? `run ${r.item.split(':')[1] ?? '?'}` : queue === 'email' ? (emails!.get(Number(r.item)) ?? 'e-mail (deleted)') : null,
     supplier: r.import_supplier,
     externalAccountNumber: r.external_account_number,
     attempts: r.attempts,
@@ -77,7 +93,7 @@ export async function listAllSetAside(db: Knex, opts: { queue?: SetAsideQueue; l
   const out: SetAsideItem[] = [];
   if (want('digest')) out.push(...(await listDigestSetAside(db, limit)).map((i) => ({ ...i, item: null })));
   if (want('outbox')) out.push(...(await listOutbox(db, limit)));
-  if (want('sweeper')) out.push(...(await listItems(db, 'sweeper', limit)));
+  for (const q of ['sweeper', 'email', 'retention'] as const) if (want(q)) out.push(...(await listItems(db, q, limit)));
   return out;
 }
 
@@ -89,20 +105,30 @@ export async function setAsideCounts(db: Knex): Promise<Record<SetAsideQueue, nu
     db('queue_item_attempts').whereNotNull('set_aside_at').select('queue').count({ n: '*' }).groupBy('queue') as Promise<{ queue: string; n: string }[]>,
   ]);
   const byQueue = Object.fromEntries(items.map((r) => [r.queue, Number(r.n)]));
-  return { digest, outbox: Number(outbox[0]!.n), sweeper: byQueue.sweeper ?? 0 };
+  return { digest, outbox: Number(outbox[0]!.n), sweeper: byQueue.sweeper ?? 0, email: byQueue.email ?? 0, retention: byQueue.retention ?? 0 };
 }
 
 /**
  * Puts set-aside items of one queue back with their attempts reset (all of them when `ids` is
- * null); the ids put back. A retried outbox event goes out before the events it held.
+ * null); the ids put back. A retried outbox event goes out before the events it held. A retried
+ * e-mail stays FAILED until `data-import emails resend` sends it; a retried retention batch is
+ * pruned by the next retention run.
  */
-export async function retryQueue(db: Knex, queue: SetAsideQueue, ids: readonly number[] | null): Promise<number[]> {
-  if (queue === 'digest') return retryDigest(db, ids);
+export async function retryQueue(db: Knex, queue: SetAsideQueue, ids: readonly (number | string)[] | null): Promise<(number | string)[]> {
+  if (queue === 'retention') {
+    const rows = (await db.raw(
+      `DELETE FROM queue_item_attempts WHERE queue = 'retention' AND set_aside_at IS NOT NULL ${ids === null ? '' : 'AND item = ANY(?::text[])'} RETURNING item`,
+      ids === null ? [] : [ids.map(String)],
+    )).rows as { item: string }[];
+    return rows.map((r) => r.item).sort();
+  }
+  const numbers = ids === null ? null : ids.map(Number);
+  if (queue === 'digest') return retryDigest(db, numbers);
   if (queue === 'outbox') {
     const rows = (await db.raw(
       `UPDATE outbox_pending SET set_aside_at = NULL, item_attempts = 0, attempted_at = NULL
-       WHERE set_aside_at IS NOT NULL ${ids === null ? '' : 'AND seq = ANY(?::bigint[])'} RETURNING seq`,
-      ids === null ? [] : [[...ids]],
+       WHERE set_aside_at IS NOT NULL ${numbers === null ? '' : 'AND seq = ANY(?::bigint[])'} RETURNING seq`,
+      numbers === null ? [] : [numbers],
     )).rows as { seq: string }[];
     const back = rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
     // The relay sleeps until an insert NOTIFYs it or its poll: wake it now.
@@ -110,8 +136,8 @@ export async function retryQueue(db: Knex, queue: SetAsideQueue, ids: readonly n
     return back;
   }
   const rows = (await db.raw(
-    `DELETE FROM queue_item_attempts WHERE queue = ? AND set_aside_at IS NOT NULL ${ids === null ? '' : `AND split_part(item, ':', 1) = ANY(?::text[])`} RETURNING item`,
-    ids === null ? [queue] : [queue, ids.map(String)],
+    `DELETE FROM queue_item_attempts WHERE queue = ? AND set_aside_at IS NOT NULL ${numbers === null ? '' : `AND split_part(item, ':', 1) = ANY(?::text[])`} RETURNING item`,
+    numbers === null ? [queue] : [queue, numbers.map(String)],
   )).rows as { item: string }[];
   return rows.map((r) => Number(r.item.split(':')[0])).sort((a, b) => a - b);
 }

@@ -174,7 +174,7 @@ describe('customer e-mails on migration', () => {
 
     const resent = await runCli(['emails', 'resend', '--supplier', 'DEMO_ENERGY', '--account', ext, '--json'], env);
     expect(resent.code).toBe(0);
-    expect(JSON.parse(resent.stdout)).toEqual({ requeued: 1, sent: 1, bounced: 0, deferred: 0 });
+    expect(JSON.parse(resent.stdout)).toEqual({ requeued: 1, sent: 1, bounced: 0, deferred: 0, failed: 0 });
     const p = await postImportFinished(ext);
     const [row] = await emailsOf(p.kraken_identifier);
     expect(row.status).toBe('SENT');

@@ -69,7 +69,7 @@ describe('digest filler with a poison account', () => {
     expect((await listSetAside(t.db))[0]!.attempts).toBe(3);
     // Counted on the operations page and named by the operator command.
     const summary = await buildSummary(t.db, { supplier: null, hours: 1, temporal: { uiUrl: 'http://ui', namespace: 'default' } });
-    expect(summary.set_aside).toEqual({ digest: 1, outbox: 0, sweeper: 0 });
+    expect(summary.set_aside).toEqual({ digest: 1, outbox: 0, sweeper: 0, email: 0, retention: 0 });
     const listed = await runCli(['set-aside', 'list', '--json'], { APP_ENV: 'test', DATABASE_URL: t.url });
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ queue: 'digest', id: ids.get('POISON'), externalAccountNumber: 'POISON', attempts: 3 })]);

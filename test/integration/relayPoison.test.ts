@@ -52,9 +52,9 @@ describe('outbox relay with a poison event', () => {
     await again.stop();
     expect((await listAllSetAside(bed.t.db, { queue: 'outbox' }))[0]).toMatchObject({ attempts: 3, held: 2 });
     // Counted on the operations page and named by the operator command.
-    expect(await setAsideCounts(bed.t.db)).toEqual({ digest: 0, outbox: 1, sweeper: 0 });
+    expect(await setAsideCounts(bed.t.db)).toEqual({ digest: 0, outbox: 1, sweeper: 0, email: 0, retention: 0 });
     const summary = await buildSummary(bed.t.db, { supplier: null, hours: 1, temporal: { uiUrl: 'http://ui', namespace: 'default' } });
-    expect(summary.set_aside).toEqual({ digest: 0, outbox: 1, sweeper: 0 });
+    expect(summary.set_aside).toEqual({ digest: 0, outbox: 1, sweeper: 0, email: 0, retention: 0 });
     const listed = await runCli(['set-aside', 'list', '--queue', 'outbox', '--json'], { APP_ENV: 'test', DATABASE_URL: bed.t.url });
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ queue: 'outbox', id: poisonSeq, attempts: 3, held: 2 })]);
@@ -71,6 +71,6 @@ describe('outbox relay with a poison event', () => {
     await relay.stop();
     const poisonAccount = (await readStream(bed.nc, bed.stream)).filter((m) => m.envelope.data && (m.envelope.data as { external_identifier?: string }).external_identifier === 'acct-POISON');
     expect(poisonAccount.map((m) => m.msgId)).toEqual(ids.slice(3, 6));
-    expect(await setAsideCounts(bed.t.db)).toEqual({ digest: 0, outbox: 0, sweeper: 0 });
+    expect(await setAsideCounts(bed.t.db)).toEqual({ digest: 0, outbox: 0, sweeper: 0, email: 0, retention: 0 });
   });
 });

@@ -93,6 +93,7 @@ describe('retention', () => {
       outbox: { pruned: outboxBefore - 1, pending: 0, heldUnpublished: 1 },
       payload: { pruned: 1, pending: 0 },
       refreshTokens: { pruned: 0, pending: 0 },
+      failedBatches: [],
     });
     expect(Number((await s.t.db('outbox').count({ n: '*' }))[0]!.n)).toBe(outboxBefore);
     expect((await payloadOf(done)).payload).not.toBeNull();
@@ -104,6 +105,7 @@ describe('retention', () => {
       outbox: { pruned: outboxBefore - 1, pending: 0, heldUnpublished: 1 },
       payload: { pruned: 1, pending: 0 },
       refreshTokens: { pruned: 0, pending: 0 },
+      failedBatches: [],
     });
     expect(await s.t.db('outbox').pluck('event_id')).toEqual([unpublishedId]);
     expect(await payloadOf(done)).toEqual({ payload: null, payload_pruned_at: expect.any(Date) });

@@ -67,6 +67,6 @@ describe('the sweeper with a stored import whose workflow cannot be started', ()
     expect(await runCli(['set-aside', 'retry', 'sweeper', String(id)], { APP_ENV: 'test', DATABASE_URL: s.t.url })).toMatchObject({ code: 0, stdout: `put back on the sweeper queue: ${id}\n` });
     expect(await sweeper.sweep()).toBe(1);
     expect((await row(poison)).workflow_run_id).toEqual(expect.any(String));
-    expect(await setAsideCounts(s.t.db)).toEqual({ digest: 0, outbox: 0, sweeper: 0 });
+    expect(await setAsideCounts(s.t.db)).toEqual({ digest: 0, outbox: 0, sweeper: 0, email: 0, retention: 0 });
   });
 });
