@@ -12,7 +12,7 @@ import { accountDigest, canonicalAccount } from '../../account/canonical';
 import { londonToday } from '../../account/dates';
 import { freeFormExcess, FREE_FORM_BOUNDS } from '../../account/freeForm';
 import { createRng, generateAccount } from '../../cli/generate';
-import { setKeyRevealsBankDetails } from '../../auth/store';
+import { clearReadBack } from '../support/readBack';
 
 jest.setTimeout(240_000);
 
@@ -51,10 +51,7 @@ describe('an account at every bound, on the real servers', () => {
       if (status === 'FAILED') throw new Error(`${external} failed`);
       return status === 'PROCESSED' ? true : undefined;
     }, 180_000);
-    // Read back in clear (bank details are masked otherwise), by a key given the permission.
-    const k = await s.authKey('DEMO_ENERGY');
-    await setKeyRevealsBankDetails(s.t.db, k.keyId, true);
-    const back = (await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/account/?reveal=bank_details`).set(k.header)).body as Record<string, unknown>;
+    const back = await clearReadBack(() => s)(external);
     expect(back).toEqual(canonicalAccount(account));
     const digests = await s.request().post('/v2/data-import/accounts/digests/').send({ import_supplier: 'DEMO_ENERGY', external_account_numbers: [external] });
     expect(digests.body.results[0].digest).toBe(accountDigest(account));

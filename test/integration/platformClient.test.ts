@@ -7,7 +7,7 @@
  * equal (the canonical form: those date-times read in Europe/London); a portfolio lead imports
  * without supply addresses.
  */
-import { setKeyRevealsBankDetails } from '../../auth/store';
+import { clearReadBack } from '../support/readBack';
 import { eventually, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { accountDigest, canonicalAccount } from '../../account/canonical';
@@ -32,16 +32,7 @@ function withoutOffsets(value: unknown, count: { n: number }): unknown {
 
 describe('the platform\'s Account as its generated clients send it, on the real servers', () => {
   let s: Stack;
-  // Read back in clear (bank details are masked otherwise: issue 47), by a key given the permission.
-  let revealing: { Authorization: string } | undefined;
-  const readBack = async (external: string) => {
-    if (!revealing) {
-      const k = await s.authKey('DEMO_ENERGY');
-      await setKeyRevealsBankDetails(s.t.db, k.keyId, true);
-      revealing = k.header;
-    }
-    return (await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/account/?reveal=bank_details`).set(revealing)).body as Record<string, unknown>;
-  };
+  const readBack = clearReadBack(() => s);
   const processed = (external: string) =>
     eventually(async () => {
       const status = (await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/`)).body.status as string;

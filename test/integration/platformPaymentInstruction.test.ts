@@ -5,7 +5,7 @@
  * CreatePaymentInstructionError for every 400, tenant isolation, and the Account's own
  * `payment_instructions` through a v2 create.
  */
-import { setKeyRevealsBankDetails } from '../../auth/store';
+import { clearReadBack } from '../support/readBack';
 import { eventually, startStack, Stack } from '../support/stack';
 import { importThroughApi } from '../support/imports';
 import { uniqueAccount } from '../support/fixtures';
@@ -39,16 +39,7 @@ describe('payment instructions on the real servers', () => {
     reference: `MANDATE-${external}`,
     ...extra,
   });
-  // Read back in clear (bank details are masked otherwise: issue 47), by a key given the permission.
-  let revealing: { Authorization: string } | undefined;
-  const readBack = async (external: string) => {
-    if (!revealing) {
-      const k = await s.authKey('DEMO_ENERGY');
-      await setKeyRevealsBankDetails(s.t.db, k.keyId, true);
-      revealing = k.header;
-    }
-    return (await s.request().get(`/v2/data-import/accounts/DEMO_ENERGY/${external}/account/?reveal=bank_details`).set(revealing)).body as Record<string, unknown>;
-  };
+  const readBack = clearReadBack(() => s);
   const digestOf = async (external: string) =>
     ((await s.request().post('/v2/data-import/accounts/digests/').send({ import_supplier: 'DEMO_ENERGY', external_account_numbers: [external] })).body.results[0] as { digest: string }).digest;
   const stored = (external: string) => s.t.db('payment_instructions as p').join('accounts as a', 'a.id', 'p.account_id').where({ 'a.external_account_number': external }).select('p.*');
