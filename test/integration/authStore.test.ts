@@ -66,13 +66,13 @@ describe('the auth store', () => {
     const row = await t.db('api_keys').where({ id }).first();
     expect(JSON.stringify(row)).not.toContain(key.slice(4));
     const listed = (await listApiKeys(t.db, 'ACME')).find((k) => k.id === id);
-    expect(listed).toEqual({ id, organisation: 'ACME', label: 'bulk client', prefix: key.slice(0, 12), createdAt: expect.any(Date), revokedAt: null, lastUsedAt: null });
-    expect(await findKeyGrant(t.db, id)).toEqual({ organisation: 'ACME', revoked: false, suppliers: ['ALPHA_ENERGY'] });
+    expect(listed).toEqual({ id, organisation: 'ACME', label: 'bulk client', prefix: key.slice(0, 12), createdAt: expect.any(Date), revokedAt: null, lastUsedAt: null, revealBankDetails: false });
+    expect(await findKeyGrant(t.db, id)).toEqual({ organisation: 'ACME', revoked: false, suppliers: ['ALPHA_ENERGY'], revealBankDetails: false });
     expect(await revokeApiKey(t.db, id)).toBe(true);
     expect(await revokeApiKey(t.db, id)).toBe(false);
     expect(await revokeApiKey(t.db, 'key_unknown')).toBe(false);
     expect((await listApiKeys(t.db)).find((k) => k.id === id)!.revokedAt).toEqual(expect.any(Date));
-    expect(await findKeyGrant(t.db, id)).toEqual({ organisation: 'ACME', revoked: true, suppliers: ['ALPHA_ENERGY'] });
+    expect(await findKeyGrant(t.db, id)).toEqual({ organisation: 'ACME', revoked: true, suppliers: ['ALPHA_ENERGY'], revealBankDetails: false });
   });
 
   it('two keys never share a value', async () => {

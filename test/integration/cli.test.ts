@@ -205,6 +205,7 @@ describe('data-import api-keys', () => {
       created_at: expect.any(String),
       revoked_at: null,
       last_used_at: null,
+      reveal_bank_details: false,
     });
     expect((await cli('api-keys', 'list')).stdout).not.toContain(issued.key);
   });

@@ -260,7 +260,7 @@ describe('reconcile on the real stack: a migrated book is matched, and tampering
     const tampered = await runReconcile({ input: onlyFull, apiKey: s.apiKey, apiUrl, progress: 'none' });
     expect(tampered.classes.mismatched).toBe(1);
     const named = readReport(`${onlyFull}.reconcile`).accounts.find((a) => a.class === 'mismatched')!;
-    expect([named.external_account_number, named.paths]).toEqual([full.external_account_number, [{ path: 'payment_instructions.0.sort_code', source: '089999', platform: '089998' }]]);
+    expect([named.external_account_number, named.paths]).toEqual([full.external_account_number, [{ path: 'payment_instructions.0.sort_code', source: '****99', platform: '****98' }]]);
 
     // The value put back: the full account matches again for the tranche checks below.
     await s.t.db('payment_instructions').where({ account_id: fullRow.id }).update({ sort_code: '089999' });
