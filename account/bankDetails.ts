@@ -4,8 +4,11 @@
  * two of a sort code and the last four of an account number replaced by `*`, the length kept, so an
  * operator can still tell two apart — unless the caller asks (`?reveal=bank_details`) and its API
  * key may (docs/security.md "Bank details"). Only the answer is masked: the stored account and its
- * digest hold the clear values, so a book's digest still matches. `data-import reconcile` masks the
- * book's side the same way before it shows a difference.
+ * digest hold the clear values, so a book's digest still matches. `data-import reconcile` compares
+ * in clear when its key may reveal, else masks the book's side the same way, and reports them masked
+ * either way (cli/reconcile/readBack.ts). The platform's Account (account/platformAccount.json) has
+ * no other field holding a sort code, account number or IBAN (`billing_address.sorting_code` is a
+ * postal sorting code); the payment-instruction operation answers none.
  */
 
 /** The fields masked, and how many trailing characters each keeps. */

@@ -36,7 +36,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('reconcile')
     .description(
-      'Check a migrated book (a tranche, or the whole book) against the platform over the HTTP API: every account of the book (NDJSON or a folder of JSON files) is matched, mismatched (with the paths that differ, personal values masked), missing, not final or failed (with its error code); the accounts the supplier holds outside the book are counted (--extras count, the default: a tranche is signed off alone), listed as extra and a finding (--extras list: the whole supplier is signed off), or not asked (--extras off); totals of the book beside those of its accounts as stored and of the whole supplier. Writes <prefix>.json and <prefix>.csv; resumable.',
+      'Check a migrated book (a tranche, or the whole book) against the platform over the HTTP API: every account of the book (NDJSON or a folder of JSON files) is matched, mismatched (with the paths that differ, personal values and bank details masked; bank details are compared in clear when the key may reveal them: api-keys permit --reveal-bank-details), missing, not final or failed (with its error code); the accounts the supplier holds outside the book are counted (--extras count, the default: a tranche is signed off alone), listed as extra and a finding (--extras list: the whole supplier is signed off), or not asked (--extras off); totals of the book beside those of its accounts as stored and of the whole supplier. Writes <prefix>.json and <prefix>.csv; resumable.',
     )
     .requiredOption('--input <path>', 'the book: NDJSON file (one account per line) or folder of *.json files, as given to migrate')
     .addOption(apiUrlOption())

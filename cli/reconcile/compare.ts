@@ -1,5 +1,5 @@
 import { canonicalAccount } from '../../account/canonical';
-import { maskBankDetails } from '../../account/bankDetails';
+import { BANK_DETAIL_FIELDS, maskBankDetails, maskTail } from '../../account/bankDetails';
 
 /**
  * The pure part of `data-import reconcile`: the class of an account from what the bulk digest
@@ -95,9 +95,21 @@ export function isPersonalPath(path: string): boolean {
   return keys[0] === 'metadata' && keys[2] === 'value';
 }
 
+/** How many trailing characters of the bank detail at `path` (`payment_instructions.N.sort_code`…) a report shows; undefined: not one. */
+function bankDetailKeep(path: string): number | undefined {
+  const m = /^payment_instructions\.\d+\.([a-z_]+)$/.exec(path);
+  return m && Object.hasOwn(BANK_DETAIL_FIELDS, m[1]!) ? BANK_DETAIL_FIELDS[m[1]!] : undefined;
+}
+
+/**
+ * The value at `path` as a report shows it: personal values `<masked>`; a bank detail masked as
+ * the read-back masks it (account/bankDetails.ts: `****99`), whether it was compared in clear or not.
+ */
 export function maskValue(path: string, value: unknown): unknown {
   if (value === undefined || value === null) return null;
-  return isPersonalPath(path) ? MASK : value;
+  if (isPersonalPath(path)) return MASK;
+  const keep = bankDetailKeep(path);
+  return keep !== undefined && typeof value === 'string' ? maskTail(value, keep) : value;
 }
 
 export interface PathDifference {
@@ -106,6 +118,12 @@ export interface PathDifference {
   source: unknown;
   /** The stored value, likewise. */
   platform: unknown;
+  /**
+   * Set when the read-back was masked (the key may not reveal bank details) and the masked forms
+   * agree: the account differs within the masked characters of this bank detail, or of another
+   * listed with it (hiddenBankDifferences).
+   */
+  within_mask?: true;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -116,34 +134,72 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * The leaf paths where two canonical accounts differ, in key order, at most `limit` of them (the
  * count of all is returned too). A value present on one side only is one difference at its path
  * (a whole object or array, not each of its leaves); arrays are compared position by position.
+ * `shown`: trees of the same shape whose values the paths report instead (the two accounts with
+ * their bank details masked, when they are compared in clear).
  */
-export function diffCanonical(source: unknown, platform: unknown, limit = 50): { paths: PathDifference[]; count: number } {
+export function diffCanonical(source: unknown, platform: unknown, limit = 50, shown?: { source: unknown; platform: unknown }): { paths: PathDifference[]; count: number } {
   const paths: PathDifference[] = [];
   let count = 0;
-  const walk = (a: unknown, b: unknown, path: string) => {
+  const child = (v: unknown, k: string | number): unknown => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined);
+  const walk = (a: unknown, b: unknown, sa: unknown, sb: unknown, path: string) => {
     if (isObject(a) && isObject(b)) {
       const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-      for (const k of keys) walk(a[k], b[k], path === '' ? k : `${path}.${k}`);
+      for (const k of keys) walk(a[k], b[k], child(sa, k), child(sb, k), path === '' ? k : `${path}.${k}`);
       return;
     }
     if (Array.isArray(a) && Array.isArray(b)) {
-      for (let i = 0; i < Math.max(a.length, b.length); i++) walk(a[i], b[i], path === '' ? String(i) : `${path}.${i}`);
+      for (let i = 0; i < Math.max(a.length, b.length); i++) walk(a[i], b[i], child(sa, i), child(sb, i), path === '' ? String(i) : `${path}.${i}`);
       return;
     }
     if (JSON.stringify(a) === JSON.stringify(b)) return;
     count++;
-    if (paths.length < limit) paths.push({ path, source: maskValue(path, a), platform: maskValue(path, b) });
+    if (paths.length < limit) paths.push({ path, source: maskValue(path, sa), platform: maskValue(path, sb) });
   };
-  walk(source, platform, '');
+  walk(source, platform, shown ? shown.source : source, shown ? shown.platform : platform, '');
   return { paths, count };
 }
 
 /**
  * diffCanonical of the canonical forms of the book's account and the stored one. The read-back
- * masks bank details (account/bankDetails.ts) unless revealed: the book's are masked the same way,
- * so they differ only where the masked forms do (the digest, which covers the clear values, has
- * already said the account differs somewhere).
+ * masks bank details (account/bankDetails.ts) unless revealed (`revealed`: the stored account was
+ * read with `?reveal=bank_details`):
+ * - revealed: compared in clear, so a difference in any character is found; reported masked;
+ * - masked: the book's are masked the same way before comparing, so they differ only where the
+ *   masked forms do (the digest, which covers the clear values, has already said the account
+ *   differs somewhere; hiddenBankDifferences names where when nothing else does).
  */
-export function diffAccounts(book: unknown, stored: unknown, limit = 50): { paths: PathDifference[]; count: number } {
-  return diffCanonical(maskBankDetails(canonicalAccount(book)), maskBankDetails(canonicalAccount(stored)), limit);
+export function diffAccounts(book: unknown, stored: unknown, limit = 50, opts: { revealed?: boolean } = {}): { paths: PathDifference[]; count: number } {
+  const b = canonicalAccount(book);
+  const s = canonicalAccount(stored);
+  if (opts.revealed === true) return diffCanonical(b, s, limit, { source: maskBankDetails(b), platform: maskBankDetails(s) });
+  return diffCanonical(maskBankDetails(b), maskBankDetails(s), limit);
+}
+
+/**
+ * For a mismatched account read back masked whose masked forms agree everywhere (diffAccounts
+ * found nothing): the difference is within the masked characters of a bank detail. Every bank
+ * detail present on either side, at its path, masked, marked `within_mask` (at most `limit`;
+ * all counted). A key given the permission (`data-import api-keys permit <id>
+ * --reveal-bank-details`) gets the exact path instead.
+ */
+export function hiddenBankDifferences(book: unknown, stored: unknown, limit = 50): { paths: PathDifference[]; count: number } {
+  const list = (a: unknown): unknown[] => {
+    const v = (canonicalAccount(a) as { payment_instructions?: unknown } | null)?.payment_instructions;
+    return Array.isArray(v) ? v : [];
+  };
+  const b = list(book);
+  const s = list(stored);
+  const paths: PathDifference[] = [];
+  let count = 0;
+  for (let i = 0; i < Math.max(b.length, s.length); i++) {
+    for (const field of Object.keys(BANK_DETAIL_FIELDS)) {
+      const path = `payment_instructions.${i}.${field}`;
+      const source = maskValue(path, (b[i] as Record<string, unknown> | undefined)?.[field]);
+      const platform = maskValue(path, (s[i] as Record<string, unknown> | undefined)?.[field]);
+      if (source === null && platform === null) continue;
+      count++;
+      if (paths.length < limit) paths.push({ path, source, platform, within_mask: true });
+    }
+  }
+  return { paths, count };
 }

@@ -11,7 +11,8 @@ import { defaultThreads, digestedRecords } from './digest';
 import { KeySet } from './keySet';
 import { startProgress } from '../shared/progress';
 import { Phases } from '../shared/phases';
-import { CLASSES, classify, diffAccounts, type AccountClass, type DigestRecord } from './compare';
+import { CLASSES, classify, type AccountClass, type DigestRecord } from './compare';
+import { accountReader, mismatchPaths } from './readBack';
 import { formatSummary, writeReport, type ReconcileSummary } from './report';
 import { readBatches, ReconcileState, type AccountResult, type BatchLine, type StateHeader } from './state';
 import { accountTotals, addTotals, emptyTotals, totalsEqual, type Totals } from './totals';
@@ -104,8 +105,6 @@ interface Batch {
 
 /** The bulk operation's limits (imports/http/schemas.ts StatusesRequestSchema): longer keys cannot exist. */
 const sendable = (supplier: string, external: string) => supplier.length <= 64 && external.length <= 128 && !external.includes('\u0000');
-
-const pathOf = (supplier: string, external: string) => `/v2/data-import/accounts/${encodeURIComponent(supplier)}/${encodeURIComponent(external)}/account/`;
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
 async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -241,13 +240,7 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
     log,
   );
 
-  const readAccount = async (supplier: string, external: string): Promise<Record<string, unknown> | null> => {
-    requests.accounts++;
-    const res = await api.call('GET', pathOf(supplier, external));
-    if (res.status === 404) return null;
-    if (res.status !== 200) throw unexpected(`GET ${pathOf(supplier, external)}`, res);
-    return res.body as Record<string, unknown>;
-  };
+  const readAccount = accountReader(api, { onRequest: () => requests.accounts++, unexpected });
 
   const runBatch = async (batch: Batch): Promise<void> => {
     const items = batch.items.filter((i) => sendable(batch.supplier, i.external));
@@ -287,14 +280,14 @@ export async function runReconcile(opts: ReconcileOptions): Promise<ReconcileSum
     await eachLimited(mismatched, ACCOUNT_READS, async ({ item, result }) => {
       const reads = phases.get('mismatched accounts')!;
       reads.done++;
-      const stored = await readAccount(batch.supplier, item.external);
-      if (stored === null) {
+      const read = await readAccount(batch.supplier, item.external);
+      if (read === null) {
         // Gone between the two requests: no account any more.
         Object.assign(result, { class: 'failed', error_code: 'account_not_found' });
         return;
       }
-      batchPlatform = addTotals(batchPlatform, accountTotals(stored));
-      const diff = diffAccounts(JSON.parse(await readText(item.source!)) as unknown, stored, maxPaths);
+      batchPlatform = addTotals(batchPlatform, accountTotals(read.account));
+      const diff = mismatchPaths(JSON.parse(await readText(item.source!)) as unknown, read, maxPaths);
       result.paths = diff.paths;
       result.paths_count = diff.count;
     });

@@ -13,6 +13,7 @@ import { generateBookEntries, PROFILES } from '../../cli/generate';
 import { runMigration } from '../../cli/migrate';
 import { runReconcile, type AccountResult, type ReconcileSummary } from '../../cli/reconcile';
 import { deleteAccount } from '../../db/stores/accountStore';
+import { setKeyRevealsBankDetails } from '../../auth/store';
 
 jest.setTimeout(300_000);
 
@@ -261,6 +262,25 @@ describe('reconcile on the real stack: a migrated book is matched, and tampering
     expect(tampered.classes.mismatched).toBe(1);
     const named = readReport(`${onlyFull}.reconcile`).accounts.find((a) => a.class === 'mismatched')!;
     expect([named.external_account_number, named.paths]).toEqual([full.external_account_number, [{ path: 'payment_instructions.0.sort_code', source: '****99', platform: '****98' }]]);
+
+    // A character the read-back masks: the key without the permission reads masked and is told the
+    // difference is within the masked bank details (each listed, within_mask); a key given the
+    // permission compares in clear and names the exact path. Never a clear bank detail in a report.
+    await s.t.db('payment_instructions').where({ account_id: fullRow.id }).update({ sort_code: '189999' });
+    const hidden = await runReconcile({ input: onlyFull, apiKey: s.apiKey, apiUrl, progress: 'none', reportPrefix: path.join(dir, 'bank-masked') });
+    expect(hidden.classes.mismatched).toBe(1);
+    expect(readReport(path.join(dir, 'bank-masked')).accounts.find((a) => a.class === 'mismatched')!.paths).toEqual([
+      { path: 'payment_instructions.0.sort_code', source: '****99', platform: '****99', within_mask: true },
+      { path: 'payment_instructions.0.bank_account_number', source: '****4958', platform: '****4958', within_mask: true },
+    ]);
+    const permitted = await s.authKey('DEMO_ENERGY');
+    expect(await setKeyRevealsBankDetails(s.t.db, permitted.keyId, true)).toBe(true);
+    const exact = await runReconcile({ input: onlyFull, apiKey: permitted.apiKey, apiUrl, progress: 'none', reportPrefix: path.join(dir, 'bank-clear') });
+    expect(exact.classes.mismatched).toBe(1);
+    expect(readReport(path.join(dir, 'bank-clear')).accounts.find((a) => a.class === 'mismatched')!.paths).toEqual([{ path: 'payment_instructions.0.sort_code', source: '****99', platform: '****99' }]);
+    for (const prefix of ['bank-masked', 'bank-clear']) {
+      for (const ext of ['json', 'csv']) expect(fs.readFileSync(path.join(dir, `${prefix}.${ext}`), 'utf8')).not.toMatch(/089999|189999|66374958/);
+    }
 
     // The value put back: the full account matches again for the tranche checks below.
     await s.t.db('payment_instructions').where({ account_id: fullRow.id }).update({ sort_code: '089999' });

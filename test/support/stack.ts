@@ -39,8 +39,8 @@ export interface Stack {
   caller: string;
   /** The `Authorization` header of a fresh organisation granted exactly these suppliers (unknown ones included). */
   authHeader(...suppliers: string[]): Promise<{ Authorization: string }>;
-  /** As authHeader, with the key's id too (to change its permissions). */
-  authKey(...suppliers: string[]): Promise<{ keyId: string; header: { Authorization: string } }>;
+  /** As authHeader, with the key's id (to change its permissions) and the key itself too. */
+  authKey(...suppliers: string[]): Promise<{ keyId: string; apiKey: string; header: { Authorization: string } }>;
   nc: NatsConnection;
   client: Client;
   connection: Connection;

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { accountDigest } from '../../../account/canonical';
-import { accountTotals, addDecimal, addTotals, classify, diffAccounts, diffCanonical, emptyTotals, isPersonalPath, MASK, maskValue, nextLink, totalsEqual, type DigestRecord } from '../../../cli/reconcile';
+import { accountTotals, addDecimal, addTotals, classify, diffAccounts, diffCanonical, emptyTotals, hiddenBankDifferences, isPersonalPath, MASK, maskValue, nextLink, totalsEqual, type DigestRecord } from '../../../cli/reconcile';
 import { formatSummary } from '../../../cli/reconcile/report';
+import { maskBankDetails } from '../../../account/bankDetails';
 import { readBatches, ReconcileState, ReconcileStateError, type BatchLine, type StateHeader } from '../../../cli/reconcile/state';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -97,6 +98,72 @@ describe('reconcile: the paths that differ, personal values masked', () => {
     expect(isPersonalPath(p)).toBe(personal);
     expect(maskValue(p, 'v')).toBe(personal ? MASK : 'v');
     expect(maskValue(p, undefined)).toBeNull();
+  });
+});
+
+describe('reconcile: a book with bank details against the read-back (masked unless revealed)', () => {
+  const withBank = (sortCode: string, accountNumber: string): Json => {
+    const a = example();
+    a.payment_instructions = [{ reference: 'MANDATE-1', type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_PTX', sort_code: sortCode, bank_account_number: accountNumber }];
+    return a;
+  };
+
+  it('matches the masked read-back of the same account', () => {
+    const book = withBank('089999', '66374958');
+    expect(diffAccounts(book, maskBankDetails(book))).toEqual({ paths: [], count: 0 });
+    expect(diffAccounts(book, book, 50, { revealed: true })).toEqual({ paths: [], count: 0 });
+  });
+
+  it('masked: names a difference in the visible characters, masked on both sides', () => {
+    const diff = diffAccounts(withBank('089999', '66374958'), maskBankDetails(withBank('089998', '66374958')));
+    expect(diff).toEqual({ paths: [{ path: 'payment_instructions.0.sort_code', source: '****99', platform: '****98' }], count: 1 });
+  });
+
+  it('masked: a difference within the masked characters is not seen by the diff; hiddenBankDifferences lists every bank detail, marked', () => {
+    const book = withBank('089999', '66374958');
+    const stored = maskBankDetails(withBank('189999', '66374958'));
+    expect(diffAccounts(book, stored).count).toBe(0);
+    expect(hiddenBankDifferences(book, stored)).toEqual({
+      paths: [
+        { path: 'payment_instructions.0.sort_code', source: '****99', platform: '****99', within_mask: true },
+        { path: 'payment_instructions.0.bank_account_number', source: '****4958', platform: '****4958', within_mask: true },
+      ],
+      count: 2,
+    });
+    expect(hiddenBankDifferences(book, stored, 1).paths).toHaveLength(1);
+    expect(hiddenBankDifferences(example(), example())).toEqual({ paths: [], count: 0 });
+  });
+
+  it('revealed: compared in clear (the exact path of a masked character), reported masked', () => {
+    const diff = diffAccounts(withBank('089999', '66374958'), withBank('189999', '12374958'), 50, { revealed: true });
+    expect(diff).toEqual({
+      paths: [
+        { path: 'payment_instructions.0.bank_account_number', source: '****4958', platform: '****4958' },
+        { path: 'payment_instructions.0.sort_code', source: '****99', platform: '****99' },
+      ],
+      count: 2,
+    });
+    expect(JSON.stringify(diff)).not.toMatch(/089999|189999|66374958|12374958/);
+  });
+
+  it('revealed: an instruction on one side only is reported whole, its bank details masked', () => {
+    const book = withBank('089999', '66374958');
+    const stored = example();
+    delete stored.payment_instructions;
+    const diff = diffAccounts(book, stored, 50, { revealed: true });
+    expect(diff.count).toBe(1);
+    expect(diff.paths[0]).toMatchObject({ path: 'payment_instructions', platform: null });
+    expect(JSON.stringify(diff)).not.toMatch(/089999|66374958/);
+    expect(JSON.stringify(diff)).toContain('****4958');
+  });
+
+  it.each([
+    ['payment_instructions.0.sort_code', '089999', '****99'],
+    ['payment_instructions.3.bank_account_number', '66374958', '****4958'],
+    ['payment_instructions.0.reference', 'MANDATE-1', 'MANDATE-1'],
+    ['sort_code', '089999', '089999'],
+  ])('maskValue(%s)', (p, v, shown) => {
+    expect(maskValue(p, v)).toBe(shown);
   });
 });
 
