@@ -9,7 +9,7 @@
  * stage and the worker, so they cannot disagree.
  *
  * The figures (docs/security.md "Free-form values"): the largest free-form value of the generated
- * full accounts holds a few dozen values, 3 levels deep; the bounds leave a supplier room for
+ * full and mixed accounts holds 3 values, 1 level deep, 43 characters; the bounds leave a supplier room for
  * a real extract's attribute bags (a metadata value is a legacy system's record, often a few
  * hundred fields) and are far below what would cost the digest or the read-back anything.
  */

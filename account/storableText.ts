@@ -1,4 +1,4 @@
-import type { IssueList } from './issues';
+import { NON_FIELD_ERRORS, type IssueList } from './issues';
 
 /**
  * Text PostgreSQL cannot hold as sent (issue 47 item 2: validate and create never disagree): a
@@ -48,7 +48,7 @@ export function checkStorableText(value: unknown, out: IssueList, prefix = ''): 
   while (stack.length > 0 && !out.full) {
     const { v, at } = stack.pop() as { v: unknown; at: string };
     if (typeof v === 'string') {
-      if (!isStorableText(v)) out.add('invalid_character', at || 'non_field_errors', 'This text contains a character that cannot be stored (U+0000 or a lone surrogate).');
+      if (!isStorableText(v)) out.add('invalid_character', at || NON_FIELD_ERRORS, 'This text contains a character that cannot be stored (U+0000 or a lone surrogate).');
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
@@ -61,7 +61,7 @@ export function checkStorableText(value: unknown, out: IssueList, prefix = ''): 
       const k = keys[i] as string;
       const path = at === '' ? k : `${at}.${k}`;
       if (!isStorableText(k)) {
-        out.add('invalid_character', at || 'non_field_errors', 'A key of this object contains a character that cannot be stored (U+0000 or a lone surrogate).');
+        out.add('invalid_character', at || NON_FIELD_ERRORS, 'A key of this object contains a character that cannot be stored (U+0000 or a lone surrogate).');
         continue;
       }
       stack.push({ v: (v as Record<string, unknown>)[k], at: path });
