@@ -110,11 +110,17 @@ interface Options {
   natsCut: number;
   short: boolean;
   seed: string;
+  /** Several seeds in one go on the same hosts (--seeds): the scenarios run once per seed. */
+  seeds: string[] | null;
+  /** With --seeds: every other seed runs the scenarios in reverse order. */
+  bothOrders: boolean;
   timeout: number;
 }
 
 interface Result {
   scenario: Scenario;
+  /** The seed of its book and fault moment. */
+  seed: string;
   accounts: number;
   fault: string;
   at: number | null;
@@ -811,12 +817,18 @@ async function main(): Promise<number> {
     .option('--nats-cut <seconds>', 'how long the NATS node stays cut off in nats-cut and nats-partition', int(1, 3600), 60)
     .option('--short', `the short form npm test runs: ${SHORT.scenarios.join(',')}, ${SHORT.accounts} accounts, --cut ${SHORT.cut} --freeze ${SHORT.freeze} (options given too win)`, false)
     .option('--seed <seed>', 'seed of the books and of the fault moments (default: random, printed)')
+    .option('--seeds <list>', 'several seeds in one go (comma-separated; or a number N: the seeds <seed>.1 … <seed>.N): the scenarios run once per seed on the same hosts, one after the other', (v) => v.split(',').filter(Boolean))
+    .option('--both-orders', 'with --seeds: every other seed runs the scenarios in reverse order (a scenario that leaves hosts restarted is then followed by each of its neighbours)', false)
     .option('--timeout <minutes>', "the migrate client's --timeout of each scenario", int(1, 600), 10)
     .option('--plan', 'print the checks these options would run, the scenarios and the intruder check (`hosts: planned N (...)`), and stop: no root needed (scripts/test.sh counts them)', false)
     .addHelpText('after', '\nRun it through scripts/hosts.sh (npm run test:hosts) as root.\n');
   program.parse();
-  const raw = program.opts<Omit<Options, 'seed'> & { seed?: string }>();
-  const o: Options = { ...raw, seed: raw.seed ?? crypto.randomBytes(4).toString('hex') };
+  const raw = program.opts<Omit<Options, 'seed' | 'seeds'> & { seed?: string; seeds?: string[] }>();
+  const seed = raw.seed ?? crypto.randomBytes(4).toString('hex');
+  const counted = raw.seeds?.length === 1 && /^\d+$/.test(raw.seeds[0]!) ? Number(raw.seeds[0]) : null;
+  if (counted !== null && (counted < 1 || counted > 100)) throw new InvalidArgumentError('--seeds N: N from 1 to 100');
+  const seeds = counted !== null ? Array.from({ length: counted }, (_, i) => `${seed}.${i + 1}`) : (raw.seeds ?? null);
+  const o: Options = { ...raw, seed, seeds };
   if (o.short) {
     // The short form's values, but where an option was given on the command line.
     const given = (name: string) => program.getOptionValueSource(name) === 'cli';
@@ -825,12 +837,14 @@ async function main(): Promise<number> {
     if (!given('cut')) o.cut = SHORT.cut;
     if (!given('freeze')) o.freeze = SHORT.freeze;
   }
+  const rounds = (o.seeds ?? [o.seed]).map((s, i) => ({ seed: s, scenarios: o.bothOrders && i % 2 === 1 ? [...o.scenarios].reverse() : o.scenarios }));
   if ((raw as { plan?: boolean }).plan) {
-    process.stdout.write(`hosts: planned ${o.scenarios.length + 1} (${o.scenarios.join(', ')}, and the intruder check)\n`);
+    const planned = rounds.flatMap((r) => r.scenarios.map((sc) => (o.seeds ? `${sc}@${r.seed}` : sc)));
+    process.stdout.write(`hosts: planned ${planned.length + 1} (${planned.join(', ')}, and the intruder check)\n`);
     return 0;
   }
-  const random = rng(o.seed);
-  say(`seed ${o.seed} (repeat with --seed ${o.seed})`);
+  let random = rng(o.seed);
+  say(o.seeds ? `seeds ${o.seeds.join(', ')}${o.bothOrders ? ' (every other one in reverse order)' : ''}` : `seed ${o.seed} (repeat with --seed ${o.seed})`);
 
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -884,11 +898,15 @@ async function main(): Promise<number> {
       intruderProblems = intrusion.problems;
       say(`intruder: ${intrusion.problems.length === 0 ? 'every attempt refused' : `${intrusion.problems.length} attempt(s) got in`}`);
 
-      for (const scenario of o.scenarios) {
+      for (const round of rounds) {
+      // Each seed its own books and fault moments: a round gives what `--seed <it>` alone gives.
+      random = rng(round.seed);
+      if (o.seeds) say(`seed ${round.seed}: ${round.scenarios.join(' then ')}`);
+      for (const scenario of round.scenarios) {
         const prefix = `H${PREFIX[scenario]}${crypto.randomBytes(2).toString('hex')}-`;
         const book = path.join(WORK, `${scenario}.ndjson`);
         const cliLog = path.join(WORK, 'logs', 'cli.log');
-        if ((await runCli(['generate', '--count', String(o.accounts), '--seed', `${o.seed}-${scenario}`, '--prefix', prefix, '--out', book], env, cliLog)) !== 0) throw new Error('generate failed');
+        if ((await runCli(['generate', '--count', String(o.accounts), '--seed', `${round.seed}-${scenario}`, '--prefix', prefix, '--out', book], env, cliLog)) !== 0) throw new Error('generate failed');
         const bookAccounts = new Map<string, unknown>(fs.readFileSync(book, 'utf8').split('\n').filter(Boolean).map((l) => [(JSON.parse(l) as { external_account_number: string }).external_account_number, JSON.parse(l)]));
         const exts = [...bookAccounts.keys()];
         // The commit checker's writer (PostgreSQL scenarios): commits beside the book, through HAProxy.
@@ -905,7 +923,7 @@ async function main(): Promise<number> {
         const processed = async () =>
           Number((await db('import_processes').where({ status: 'PROCESSED' }).where('external_account_number', 'like', `${prefix}%`).count<{ n: string }[]>('* as n'))[0]!.n);
 
-        const r: Result = { scenario, accounts: exts.length, fault: '—', at: null, eventsMs: null, importsMs: null, failoverMs: null, commits: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [] };
+        const r: Result = { scenario, seed: round.seed, accounts: exts.length, fault: '—', at: null, eventsMs: null, importsMs: null, failoverMs: null, commits: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [] };
         let finalAtHeal: Map<string, string> | null = null;
         const drill: { mark: RestoreMark | string | null } = { mark: null };
         let scenarioCheck: (() => Promise<string[]>) | null = null;
@@ -1051,6 +1069,7 @@ async function main(): Promise<number> {
         say(`${scenario}: ${r.problems.length === 0 ? 'every invariant holds' : `${r.problems.length} problem(s)`}`);
         for (const p of r.problems.slice(0, 20)) say(`  ${p}`);
       }
+      }
     } finally {
       await nc.close().catch(() => undefined);
       await Promise.all(probes.map((p) => p.close().catch(() => undefined)));
@@ -1059,7 +1078,7 @@ async function main(): Promise<number> {
     }
   } catch (err) {
     say(`failed: ${err instanceof Error ? err.stack : String(err)}`);
-    results.push({ scenario: o.scenarios[results.length] ?? 'leader-cut', accounts: 0, fault: 'harness failure', at: null, eventsMs: null, importsMs: null, failoverMs: null, commits: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [String(err)] });
+    results.push({ scenario: rounds.flatMap((r) => r.scenarios)[results.length] ?? 'leader-cut', seed: o.seed, accounts: 0, fault: 'harness failure', at: null, eventsMs: null, importsMs: null, failoverMs: null, commits: null, openAtFault: 0, migrateSeconds: 0, emails: '', notes: [], problems: [String(err)] });
   } finally {
     if (results.some((r) => r.problems.length > 0) || (intruderProblems?.length ?? 0) > 0) {
       failedLogs = path.join(ROOT, 'data', 'hosts', 'last-failure');
@@ -1078,13 +1097,13 @@ async function main(): Promise<number> {
 
   const lines = [
     '',
-    `| scenario | accounts | fault | at (s) | open at fault | failover (s) | events resumed (s, ≤ ${BOUND_EVENTS_MS / 1000}) | imports resumed (s, ≤ ${BOUND_IMPORTS_MS / 1000}) | migrate (s) | commits acknowledged / lost / standby diverged | problems |`,
-    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
-    ...results.map((r) => `| ${r.scenario} | ${r.accounts} | ${r.fault} | ${fmt(r.at)} | ${r.openAtFault} | ${fmt(r.failoverMs)} | ${fmt(r.eventsMs)} | ${fmt(r.importsMs)} | ${r.migrateSeconds.toFixed(1)} | ${r.commits ? `${r.commits.acknowledged} / ${r.commits.lost} / ${r.commits.diverged ? 'yes' : 'no'}` : '—'} | ${r.problems.length} |`),
+    `| ${o.seeds ? 'seed | ' : ''}scenario | accounts | fault | at (s) | open at fault | failover (s) | events resumed (s, ≤ ${BOUND_EVENTS_MS / 1000}) | imports resumed (s, ≤ ${BOUND_IMPORTS_MS / 1000}) | migrate (s) | commits acknowledged / lost / standby diverged | problems |`,
+    `| ${o.seeds ? '--- | ' : ''}--- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |`,
+    ...results.map((r) => `| ${o.seeds ? `${r.seed} | ` : ''}${r.scenario} | ${r.accounts} | ${r.fault} | ${fmt(r.at)} | ${r.openAtFault} | ${fmt(r.failoverMs)} | ${fmt(r.eventsMs)} | ${fmt(r.importsMs)} | ${r.migrateSeconds.toFixed(1)} | ${r.commits ? `${r.commits.acknowledged} / ${r.commits.lost} / ${r.commits.diverged ? 'yes' : 'no'}` : '—'} | ${r.problems.length} |`),
     '',
     ...results.flatMap((r) => r.notes),
     '',
-    `seed ${o.seed}`,
+    o.seeds ? `seeds ${o.seeds.join(', ')}` : `seed ${o.seed}`,
   ];
   if (intruderProblems) lines.splice(lines.length - 2, 0, `intruder (a subnet host without credentials): ${intruderProblems.length === 0 ? 'PostgreSQL, NATS, Temporal, SMTP and the API each refused every attempt' : intruderProblems.join('; ')}`, '');
   // The intruder check counts as one more check beside the scenarios.
