@@ -108,6 +108,9 @@ export async function restoreDrill(o: {
   const scratch = host('dcs');
   const dir = path.join(o.work, 'drill');
   const log = path.join(o.work, 'logs', 'restore-drill.log');
+  // A scratch directory of its own each time: an earlier drill of the same run (--seeds) left its
+  // restored data directory there, stopped, and pg-restore.sh refuses a directory that is not empty.
+  fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const note = (line: string) => {
     notes.push(`pg-restore-drill: ${line}`);
