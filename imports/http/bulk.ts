@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
+import { isStorableText } from '../../account/storableText';
 import { canAccessSupplier } from '../../http/principal';
 import { bodyChecker } from '../../http/validation';
 import { findProcesses, toApiRecord, type ImportProcess } from '../store';
@@ -9,8 +10,6 @@ import { StatusesRequestSchema } from './schemas';
 /** 400 `validation_error` with every issue of the body (the codes of docs/spec/RULES.md). */
 const checkBulkBody = bodyChecker<Static<typeof StatusesRequestSchema>>(StatusesRequestSchema);
 
-/** PostgreSQL text cannot hold U+0000: no import process or account can have such a key (answered as not found). */
-export const storable = (s: string) => !s.includes('\u0000');
 
 /**
  * The bulk operations' answer (statuses, digests): each requested number once, in the order of the
@@ -28,8 +27,8 @@ export async function bulkAnswer<T>(
   const b = checkBulkBody(ctx.request.body);
   ctx.state.logContext = { importSupplier: b.import_supplier };
   const numbers = [...new Set(b.external_account_numbers)];
-  const granted = canAccessSupplier(ctx, b.import_supplier) && (!opts.unstorableSupplierIsUnknown || storable(b.import_supplier));
-  const found = granted ? await findProcesses(db, b.import_supplier, numbers.filter(storable)) : [];
+  const granted = canAccessSupplier(ctx, b.import_supplier) && (!opts.unstorableSupplierIsUnknown || isStorableText(b.import_supplier));
+  const found = granted ? await findProcesses(db, b.import_supplier, numbers.filter(isStorableText)) : [];
   const extra = await more(found, b.import_supplier);
   const byNumber = new Map(found.map((p) => [p.externalAccountNumber, p]));
   const results: (Record<string, unknown> & T)[] = [];

@@ -4,7 +4,7 @@ import { notFound } from '../../http/errors';
 import { common, externalParam, json, ref, security, supplierParam } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { canAccessSupplier } from '../../http/principal';
-import { storable } from './bulk';
+import { isStorableText } from '../../account/storableText';
 import { maskBankDetails } from '../../account/bankDetails';
 import { HttpError } from '../../http/errors';
 import { principalOf } from '../../http/principal';
@@ -34,7 +34,7 @@ export const importedAccountOperation = operation({
     if (reveal && principalOf(ctx)?.revealBankDetails !== true) {
       throw new HttpError('permission_denied', 'This API key may not read bank details in clear (data-import api-keys permit --reveal-bank-details).');
     }
-    const visible = canAccessSupplier(ctx, supplier) && storable(supplier) && storable(external);
+    const visible = canAccessSupplier(ctx, supplier) && isStorableText(supplier) && isStorableText(external);
     const account = visible ? (await loadAccountsByExternal(deps.db, supplier, [external])).get(external) : undefined;
     if (!account) throw notFound('No imported account for this import supplier and external account number.');
     // Masked unless asked for and allowed: only the answer; the stored account and its digest keep the clear values.

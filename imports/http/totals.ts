@@ -7,7 +7,7 @@ import { common, json, ref, security } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { canAccessSupplier } from '../../http/principal';
 import { bodyChecker } from '../../http/validation';
-import { storable } from './bulk';
+import { isStorableText } from '../../account/storableText';
 
 /** Body of `POST /v2/data-import/accounts/totals/`; placed in the OpenAPI document as it is. */
 const TotalsRequestSchema = Type.Object({ import_supplier: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
@@ -30,7 +30,7 @@ export const totalsOperation = operation({
     assertObject(ctx.request.body);
     const b = checkTotalsBody(ctx.request.body);
     ctx.state.logContext = { importSupplier: b.import_supplier };
-    const granted = canAccessSupplier(ctx, b.import_supplier) && storable(b.import_supplier);
+    const granted = canAccessSupplier(ctx, b.import_supplier) && isStorableText(b.import_supplier);
     ctx.body = { import_supplier: b.import_supplier, ...(granted ? await supplierTotals(deps.db, b.import_supplier) : NO_TOTALS) };
   },
   schemas: {
