@@ -601,13 +601,16 @@ async function planFault(scenario: Scenario, c: { db: Knex; probes: NatsConnecti
       let watching: Promise<void> = Promise.resolve();
       const STANDBY_FIRST_S = 30;
       return {
-        label: `both PostgreSQL hosts killed: ${standby.name} (the standby), then ${primary.name} (the primary) after it went on alone for ${o.pgOutage} s (or less: until fewer than a third of the book is left to finish); ${standby.name} started first, ${primary.name} ${STANDBY_FIRST_S} s later`,
+        label: `both PostgreSQL hosts killed: ${standby.name} (the standby), then ${primary.name} (the primary) after it went on alone for ${o.pgOutage} s (or less: until fewer than half of the book is left to finish); ${standby.name} started first, ${primary.name} ${STANDBY_FIRST_S} s later`,
         durationMs: o.pgOutage * 1000,
         measureFromHeal: true,
         // The primary is killed while there is still work: a book finished while it ran alone
-        // leaves nothing to resume after the restart, and no event to measure (run ha38-e).
+        // leaves nothing to resume after the restart, and no event to measure (run ha38-e). Half
+        // the book: the commits that waited while Patroni dropped the lost standby all return at
+        // once, and a third was finished between this check and the kill (seed t10.3, 60 accounts
+        // under load: 59 of 60 final at the kill, no event left to resume).
         endsEarly: async () => {
-          const few = Math.max(5, Math.ceil(c.o.accounts / 3));
+          const few = Math.max(5, Math.ceil(c.o.accounts / 2));
           for (;;) {
             const final = (await finalImports(c.db, c.prefix).catch(() => null))?.size ?? 0;
             if (c.o.accounts - final < few) return;
