@@ -1,7 +1,6 @@
-// long-file (455 lines): the bulk client's one run loop (submit, back-pressure, outages, follow, resume) reads top to bottom.
 import fs from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { ApiClient, DEFAULT_API_URL, errorCode, errorDetail, TransportError, type ApiResponse } from '../shared/api';
+import { ApiClient, DEFAULT_API_URL, TransportError } from '../shared/api';
 import { AuthError } from '../shared/auth';
 import { AbortedError } from '../shared/backoff';
 import type { ApiUnavailableError } from '../shared/availability';
@@ -13,47 +12,21 @@ import { formatSummary, writeReport, type ReportRow } from './report';
 import { reportPrefixOf } from '../shared/report';
 import { Phases } from '../shared/phases';
 import { MigrationState } from './state';
-import { API_STATUSES, TERMINAL_API_STATUSES, type AccountStatus, type ApiStatus, type ErrorItem, type MigrationOptions, type MigrationSummary } from './types';
+import { MigrationError, Submitter } from './submit';
+import { markUnfinished, resumeOf } from './resume';
+import { SubmitWindow } from './window';
+import type { AccountStatus, MigrationOptions, MigrationSummary } from './types';
 
 export const DEFAULT_CONCURRENCY = 16;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_MAX_RETRIES = 6;
 export const DEFAULT_OUTAGE_TIMEOUT_MS = 30 * 60_000;
-/** Statuses of an account the run had not seen to the end. */
-const UNFINISHED = new Set<AccountStatus>(['NOT_SUBMITTED', 'SUBMITTED', 'PENDING', 'IN_PROGRESS']);
 
-/** A failure of the run itself (not of one account): bad credentials, an API that wants them. */
-export class MigrationError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
-}
-
-/** An earlier run submitted these: follow them instead of creating again. */
-const FOLLOWABLE = new Set<AccountStatus>(['SUBMITTED', 'PENDING', 'IN_PROGRESS']);
-/** Final failures that a re-run leaves alone unless --retry-failed. */
-const FINAL_FAILURES = new Set<AccountStatus>(['VALIDATION_FAILED', 'ERRORED', 'CANCELLED']);
-
-function isApiStatus(s: unknown): s is ApiStatus {
-  return typeof s === 'string' && (API_STATUSES as readonly string[]).includes(s);
-}
+export { MigrationError };
 
 function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function validationErrors(body: unknown): ErrorItem[] {
-  const errors = (body as { errors?: unknown })?.errors;
-  if (!Array.isArray(errors)) return [];
-  return errors.map((e: { code?: unknown; attr?: unknown; detail?: unknown }) => ({
-    code: String(e.code ?? ''),
-    attr: String(e.attr ?? ''),
-    detail: String(e.detail ?? ''),
-  }));
 }
 
 /**
@@ -62,6 +35,9 @@ function validationErrors(body: unknown): ErrorItem[] {
  * every import to a final status, keeps a resumable state file, and writes the report.
  * Aborting `opts.signal` stops submitting and following, saves the state and resolves with
  * `interrupted: true`; a re-run with the same options resumes.
+ * The loop is here; its parts beside it: what the answers about one account make of it
+ * (submit.ts), the submitting window and its back-pressure (window.ts), what a re-run does with an
+ * account an earlier run saw (resume.ts), the imports followed (follow.ts).
  */
 export async function runMigration(opts: MigrationOptions): Promise<MigrationSummary> {
   const started = Date.now();
@@ -149,36 +125,12 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     finals++;
     if (!fromEarlierRun) finalsThisRun++;
   };
-  const fail = (rec: Extract<InputRecord, { kind: 'account' }>, code: string, detail: string) => {
-    state.set(rec.external, rec.supplier, 'FAILED', { errors: [{ code, attr: 'non_field_errors', detail }] });
-    final('FAILED');
+  // What the answers about one account make of it (submit.ts); an account the API took is followed.
+  const follow = (item: FollowItem) => {
+    followingPhase.total!++;
+    follower.follow(item);
   };
-  const requireAuth = (res: ApiResponse) => {
-    if (res.status === 401) {
-      throw new MigrationError(
-        opts.apiKey ? `the API refused the token (${errorCode(res.body) ?? 401})` : 'the API requires authentication: pass --api-key or set DATA_IMPORT_API_KEY',
-        errorCode(res.body) ?? 'not_authenticated',
-      );
-    }
-  };
-
-  /** Records a status answer; true when it is final. */
-  const applyStatus = (supplier: string, external: string, body: unknown, createdAt?: number): boolean => {
-    const record = body as { status?: unknown; kraken_identifier?: string | null; latest_error?: { code?: string; detail?: string } | null };
-    if (!isApiStatus(record.status)) return false;
-    const status = record.status;
-    if (!(TERMINAL_API_STATUSES as readonly string[]).includes(status)) {
-      if (state.get(external)?.status !== status) state.set(external, supplier, status);
-      return false;
-    }
-    const errors = record.latest_error
-      ? [{ code: String(record.latest_error.code ?? ''), attr: 'non_field_errors', detail: String(record.latest_error.detail ?? '') }]
-      : undefined;
-    state.set(external, supplier, status, { kraken_identifier: record.kraken_identifier ?? null, errors });
-    if (status === 'PROCESSED' && createdAt !== undefined) latencies.push(Date.now() - createdAt);
-    final(status);
-    return true;
-  };
+  const submit = new Submitter({ api, state, mode, opts, final, follow, latencies });
 
   const follower = new Follower(
     api,
@@ -186,7 +138,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     concurrency,
     stop.signal,
     (item: FollowItem, res) => {
-      const isFinal = applyStatus(item.supplier, item.external, res.body, item.createdAt);
+      const isFinal = submit.applyStatus(item.supplier, item.external, res.body, item.createdAt);
       if (isFinal) followingPhase.done++;
       return isFinal;
     },
@@ -199,93 +151,6 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     },
     { log },
   );
-
-  /** An account with validation errors: VALIDATION_FAILED, the errors of the answer in the report. */
-  const validationFailed = (rec: Extract<InputRecord, { kind: 'account' }>, body: unknown) => {
-    state.set(rec.external, rec.supplier, 'VALIDATION_FAILED', { errors: validationErrors(body) });
-    final('VALIDATION_FAILED');
-  };
-
-  /** POST validate; true when valid. */
-  const validate = async (rec: Extract<InputRecord, { kind: 'account' }>): Promise<boolean> => {
-    const res = await api.validate(rec.account);
-    requireAuth(res);
-    if (res.status === 200) {
-      if (mode === 'validate-only') {
-        state.set(rec.external, rec.supplier, 'VALID');
-        final('VALID');
-      }
-      return true;
-    }
-    if (res.status === 400 && errorCode(res.body) === 'account_failed_validation') {
-      validationFailed(rec, res.body);
-    } else {
-      fail(rec, errorCode(res.body) ?? `http_${res.status}`, errorDetail(res.body));
-    }
-    return false;
-  };
-
-  const create = async (rec: Extract<InputRecord, { kind: 'account' }>): Promise<void> => {
-    const body = opts.dryRunTasks ? { payload: rec.account, task_params: { is_dry_run: true } } : rec.account;
-    const res = await api.create(body);
-    requireAuth(res);
-    const code = errorCode(res.body);
-    if (afterSubmit(rec, res, code)) return;
-    if (res.status === 400 && code === 'import_process_failed_validation') {
-      // The create answer says only "invalid": the validate operation gives the errors.
-      if (await validate(rec)) fail(rec, code, 'create reported a validation failure that validate did not reproduce');
-      return;
-    }
-    fail(rec, code ?? `http_${res.status}`, errorDetail(res.body));
-  };
-
-  /** v1 create-or-update (--stage): STAGED, or why not. */
-  const stage = async (rec: Extract<InputRecord, { kind: 'account' }>): Promise<void> => {
-    const res = await api.stage(rec.account);
-    requireAuth(res);
-    const code = errorCode(res.body);
-    if (res.status === 200 || res.status === 201) {
-      state.set(rec.external, rec.supplier, 'STAGED');
-      final('STAGED');
-      return;
-    }
-    if (res.status === 400 && code === 'account_failed_validation') return validationFailed(rec, res.body);
-    if (afterSubmit(rec, res, code)) return;
-    fail(rec, code ?? `http_${res.status}`, errorDetail(res.body));
-  };
-
-  /** v1 process of a staged account (--process-staged): followed as a create is. */
-  const processStaged = async (rec: Extract<InputRecord, { kind: 'account' }>): Promise<void> => {
-    const res = await api.process(rec.supplier, rec.external, opts.dryRunTasks === true);
-    requireAuth(res);
-    const code = errorCode(res.body);
-    // The v1 answer lists the errors: the staged data no longer passes today's rules.
-    if (res.status === 400 && code === 'import_process_failed_validation') return validationFailed(rec, res.body);
-    if (afterSubmit(rec, res, code)) return;
-    // import_process_does_not_exist: never staged (run with --stage first).
-    fail(rec, code ?? `http_${res.status}`, errorDetail(res.body));
-  };
-
-  /**
-   * The answers a create, a stage and a process share: accepted (201, followed; a stage's 201 is
-   * handled before), a run already under way (409, followed), already imported (400: PROCESSED,
-   * the account number from the v2 body's account_id or the v1 body's kraken_account_number).
-   */
-  const afterSubmit = (rec: Extract<InputRecord, { kind: 'account' }>, res: ApiResponse, code: string | undefined): boolean => {
-    if (res.status === 201 || (res.status === 409 && code === 'import_process_in_progress')) {
-      state.set(rec.external, rec.supplier, 'SUBMITTED');
-      followingPhase.total!++;
-      follower.follow({ supplier: rec.supplier, external: rec.external, createdAt: res.status === 201 ? Date.now() : undefined });
-      return true;
-    }
-    if (res.status === 400 && code === 'account_import_process_already_imported') {
-      const b = res.body as { account_id?: string; kraken_account_number?: string };
-      state.set(rec.external, rec.supplier, 'PROCESSED', { kraken_identifier: b.account_id ?? b.kraken_account_number ?? null });
-      final('PROCESSED');
-      return true;
-    }
-    return false;
-  };
 
   const handle = async (rec: InputRecord): Promise<void> => {
     if (rec.kind === 'parse_error') {
@@ -313,50 +178,43 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     seen.add(rec.external);
     try {
       if (mode === 'validate-only') {
-        await validate(rec);
+        await submit.validate(rec);
         return;
       }
       const prior = state.get(rec.external)?.status;
-      const done =
-        prior === 'PROCESSED' ||
-        (mode === 'stage' && prior === 'STAGED') ||
-        (opts.dryRunTasks === true && prior === 'DRY_RUN_SUCCEEDED') ||
-        (!opts.retryFailed && prior !== undefined && (FINAL_FAILURES.has(prior) || (opts.dryRunTasks === true && prior === 'DRY_RUN_ERRORED')));
-      if (done) {
+      const resume = resumeOf(prior, mode, opts);
+      if (resume === 'skip') {
         skipped++;
         final(prior!, true);
         return;
       }
-      if (prior !== undefined && FOLLOWABLE.has(prior)) {
+      if (resume === 'follow') {
         const res = await api.status(rec.supplier, rec.external);
-        requireAuth(res);
+        submit.requireAuth(res);
         if (res.status === 200) {
           resumed++;
-          if (!applyStatus(rec.supplier, rec.external, res.body)) {
-            followingPhase.total!++;
-            follower.follow({ supplier: rec.supplier, external: rec.external });
-          }
+          if (!submit.applyStatus(rec.supplier, rec.external, res.body)) follow({ supplier: rec.supplier, external: rec.external });
           return;
         }
         // 404: the earlier create never landed; anything else: send it again (create is idempotent).
       }
-      if (mode === 'stage') return await stage(rec);
-      if (mode === 'process') return await processStaged(rec);
-      if (mode === 'validate-first' && !(await validate(rec))) return;
-      await create(rec);
+      if (mode === 'stage') return await submit.stage(rec);
+      if (mode === 'process') return await submit.processStaged(rec);
+      if (mode === 'validate-first' && !(await submit.validate(rec))) return;
+      await submit.create(rec);
     } catch (err) {
       if (err instanceof AbortedError) {
         // The account keeps its earlier state; a re-run picks it up. One never answered is reported.
         if (apiUnavailable && !state.get(rec.external)) state.set(rec.external, rec.supplier, 'NOT_SUBMITTED');
         return;
       }
-      if (err instanceof TransportError) return fail(rec, err.code, err.message);
+      if (err instanceof TransportError) return submit.fail(rec, err.code, err.message);
       if (err instanceof MigrationError || err instanceof AuthError) {
         fatal ??= err;
         stop.abort();
         return;
       }
-      fail(rec, 'client_error', (err as Error).message);
+      submit.fail(rec, 'client_error', (err as Error).message);
     }
   };
 
@@ -368,23 +226,16 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
   state.startAutoFlush();
   const following = follower.run();
   try {
-    const inFlight = new Set<Promise<void>>();
+    // At most `concurrency` records handled at once, and back-pressure from the imports followed (window.ts).
+    const submitting = new SubmitWindow({ concurrency, maxInFlight, following: () => follower.size, signal: stop.signal, onSettled: () => sending.done++ });
     for await (const rec of readInput(opts.input)) {
       if (stop.signal.aborted) break;
       reading.done++;
       if (opts.tranche && rec.kind === 'account' && !inTranche(opts.tranche, rec.external)) continue;
-      // Back-pressure: submit no faster than imports finish, so the service is never handed a
-      // queue it cannot work off (a queue only adds latency, never throughput).
-      while (follower.size + inFlight.size >= maxInFlight && !stop.signal.aborted) await new Promise((r) => setTimeout(r, 25));
-      const p: Promise<void> = handle(rec).finally(() => {
-        inFlight.delete(p);
-        sending.done++;
-      });
-      inFlight.add(p);
-      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      await submitting.submit(() => handle(rec));
     }
     phases.end('reading the book');
-    await Promise.all(inFlight);
+    await submitting.drain();
     phases.end(sending.name);
     follower.close();
     await following;
@@ -397,15 +248,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationSum
     if (timeout) clearTimeout(timeout);
     opts.signal?.removeEventListener('abort', onAbort);
     await api.close();
-    if (apiUnavailable) {
-      const cause: ApiUnavailableError = apiUnavailable;
-      for (const external of seen) {
-        const record = state.get(external);
-        if (record && UNFINISHED.has(record.status)) {
-          state.set(external, record.import_supplier, record.status, { errors: [{ code: cause.code, attr: 'non_field_errors', detail: cause.message }] });
-        }
-      }
-    }
+    if (apiUnavailable) markUnfinished(state, seen, apiUnavailable);
     await state.stop();
   }
 
