@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { loadAccount } from '../db/stores/accountStore';
-import { customerName } from './customerStore';
+import { customerName } from '../db/stores/accountLookups';
 import { setIdleInTransactionTimeout } from '../db/knex';
 import type { Account } from '../account/schema';
 import { getSupplier, ImportSupplier } from '../suppliers/store';

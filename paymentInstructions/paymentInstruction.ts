@@ -8,8 +8,8 @@ import { findProcess } from '../imports/store';
 import { getSupplier } from '../suppliers/store';
 import { bodyChecker } from '../http/validation';
 import { type PaymentInstructionRequestBody, PaymentInstructionRequestSchema } from './schemas';
-import { lockAccountRow } from '../topUps/store';
-import { insertPaymentInstruction, paymentInstructionsOf } from './store';
+import { lockAccountRow } from '../db/stores/accountLookups';
+import { insertPaymentInstruction, paymentInstructionsOf } from '../db/stores/accountTopUps';
 import { DomainError } from '../lib/errors';
 
 /** Shape, then the request's own rules: one reference, and the bank details of a Direct Debit. */
