@@ -67,11 +67,21 @@ function layerRules(folders, patternsAt) {
   return configs;
 }
 
+/** A regex matching a relative import, from `depth` folders below the root, of a file of `folders` other than its index.ts. */
+const pastIndex = (depth, folders) => `^(\\.\\./){${depth}}(${folders.join('|')})/(?!index$).+`;
+
 const layerConfigs = LAYERS.flatMap((layer) =>
   layer.folders.flatMap((folder) => {
     const forbidden = ALL.filter((f) => f !== folder && !layer.may.includes(f));
+    // A feature imports another feature only through its surface, `<feature>/index.ts` (types too).
+    const otherFeatures = layer.name === 'features' ? FEATURES.filter((f) => f !== folder) : [];
     return layerRules([folder], {
-      patterns: (depth) => [{ regex: reaching(depth, forbidden), caseSensitive: true, message: `${layer.why} (docs/architecture.md, layer "${layer.name}").` }],
+      patterns: (depth) => [
+        { regex: reaching(depth, forbidden), caseSensitive: true, message: `${layer.why} (docs/architecture.md, layer "${layer.name}").` },
+        ...(otherFeatures.length > 0
+          ? [{ regex: pastIndex(depth, otherFeatures), caseSensitive: true, message: 'A feature imports another feature only through its index.ts, its surface (docs/architecture.md, "Each feature\'s surface").' }]
+          : []),
+      ],
     });
   }),
 );

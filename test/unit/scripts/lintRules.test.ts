@@ -195,6 +195,26 @@ describe('lint: one owner per table', () => {
   });
 });
 
+describe("lint: a feature's surface", () => {
+  it("fails on a feature importing a file of another feature but its index.ts, types included; passes through the index and within a feature", () => {
+    const linter = new Linter({ cwd: ROOT });
+    const check = (file: string, text: string) => {
+      const config = [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser }, rules: { 'no-restricted-imports': rulesOf(file)['no-restricted-imports']! } }];
+      return linter.verify(text, config, path.join(ROOT, file)).map((m) => m.message);
+    };
+    const surface = expect.stringContaining('only through its index.ts');
+    expect(check('topUps/account.ts', "import { getSupplier } from '../suppliers/store';")).toEqual([surface]);
+    expect(check('topUps/documents.ts', "import type { ImportSupplier } from '../suppliers/store';")).toEqual([surface]);
+    expect(check('imports/http/listings.ts', "import { getSupplier } from '../../suppliers/store';")).toEqual([surface]);
+    expect(check('ops/summary.ts', "import { IMPORT_STATUSES } from '../imports/rowStore';")).toEqual([surface]);
+    expect(check('topUps/account.ts', "import { getSupplier } from '../suppliers';")).toEqual([]);
+    expect(check('imports/http/listings.ts', "import { getSupplier } from '../../suppliers/index';")).toEqual([]);
+    expect(check('imports/http/listings.ts', "import { findProcess } from '../store';")).toEqual([]);
+    // Not a feature: activities/ and the entry points may still reach a feature's files.
+    expect(check('activities/imports/create.ts', "import { getPayload } from '../../imports/store';")).toEqual([]);
+  });
+});
+
 describe('lint: the activities/ layer', () => {
   it('fails on a feature importing an activity, and on an activity importing an entry point or http/', () => {
     const linter = new Linter({ cwd: ROOT });
