@@ -2,3 +2,4 @@
 // lint holds another feature's imports of imports/ to this file.
 export { findProcess, IMPORT_STATUSES, type ImportProcess } from './store';
 export { importProcessDoesNotExist } from './staging';
+export { payloadCandidates, payloadsDue, prunePayloadBatch } from './retentionStore';
