@@ -6,7 +6,7 @@
 // - the layers of docs/architecture.md: each folder imports only the folders its layer may
 //   (`no-restricted-imports`, one entry per folder group below). That no two folders import each
 //   other is the other half of `npm run lint`: scripts/folderLoops.ts, which sees the whole tree;
-// - only stores touch tables (scripts/lib/storesOnly.js).
+// - only stores touch tables, and each table only in the folder that owns it (scripts/lib/storesOnly.js).
 const tseslint = require('typescript-eslint');
 
 const nodeBuiltins = require('node:module').builtinModules.flatMap((m) => [m, `node:${m}`]);
@@ -67,11 +67,21 @@ function layerRules(folders, patternsAt) {
   return configs;
 }
 
+/** A regex matching a relative import, from `depth` folders below the root, of a file of `folders` other than its index.ts. */
+const pastIndex = (depth, folders) => `^(\\.\\./){${depth}}(${folders.join('|')})/(?!index$).+`;
+
 const layerConfigs = LAYERS.flatMap((layer) =>
   layer.folders.flatMap((folder) => {
     const forbidden = ALL.filter((f) => f !== folder && !layer.may.includes(f));
+    // A feature imports another feature only through its surface, `<feature>/index.ts` (types too).
+    const otherFeatures = layer.name === 'features' ? FEATURES.filter((f) => f !== folder) : [];
     return layerRules([folder], {
-      patterns: (depth) => [{ regex: reaching(depth, forbidden), caseSensitive: true, message: `${layer.why} (docs/architecture.md, layer "${layer.name}").` }],
+      patterns: (depth) => [
+        { regex: reaching(depth, forbidden), caseSensitive: true, message: `${layer.why} (docs/architecture.md, layer "${layer.name}").` },
+        ...(otherFeatures.length > 0
+          ? [{ regex: pastIndex(depth, otherFeatures), caseSensitive: true, message: 'A feature imports another feature only through its index.ts, its surface (docs/architecture.md, "Each feature\'s surface").' }]
+          : []),
+      ],
     });
   }),
 );
@@ -107,6 +117,61 @@ const storesOnly = {
   rules: { 'local/stores-only': 'error' },
 };
 
+// "One owner per table" (docs/architecture.md, "Who owns which table"): the first table a query
+// names must be one its file's folder owns (scripts/lib/storesOnly.js, rule table-owner). The
+// Account's tables, as db/stores/accountTables.ts describes them (TABLE_SPECS: the hand-described
+// ones and the platform's), are db/stores/'s; every other table is listed here with its owner. A
+// table with no owner is an error, so a new table is given one. A list of folders is a table more
+// than one folder still queries: the first is its home, the others a move still to make.
+const ACCOUNT_TABLES = Object.keys(loadTs('./db/stores/accountTables.ts').TABLE_SPECS);
+const TABLE_OWNERS = {
+  ...Object.fromEntries(ACCOUNT_TABLES.map((t) => [t, 'db/stores'])),
+  // The Account's own queues and counters, beside its tables.
+  account_digest_pending: 'db/stores',
+  queue_item_attempts: 'db/stores',
+  rate_limit_buckets: 'db/stores',
+  reference_data: 'account',
+  import_processes: ['imports', 'ops'],
+  import_suppliers: ['suppliers', 'ops'],
+  ops_counts: ['ops', 'imports'],
+  ops_processed_minutes: 'ops',
+  organisations: 'auth',
+  organisation_suppliers: 'auth',
+  api_keys: 'auth',
+  refresh_tokens: 'auth',
+  meter_point_registrations: 'registration',
+  post_import_notes: 'topUps',
+  post_import_statements: 'topUps',
+  post_import_transactions: 'topUps',
+  customer_email_queue: ['emails', 'db/stores'],
+  customer_email_rate: 'emails',
+  outbox: 'events',
+  outbox_pending: ['events', 'db/stores'],
+  // PostgreSQL's catalogs: the database's existence (db/knex.ts), the advisory leases (events/lease.ts).
+  pg_database: 'db',
+  pg_locks: 'events',
+};
+
+/**
+ * A TypeScript module of this tree from this CommonJS file: under jest (test/unit/scripts/
+ * lintRules.test.ts), whose transform compiles it, a plain require; under ESLint, through tsx.
+ */
+function loadTs(file) {
+  try {
+    return require(file);
+  } catch {
+    return require('tsx/cjs/api').require(file, __filename);
+  }
+}
+
+const tableOwner = {
+  files: [...LIB, ...DOMAIN, ...STORAGE, ...HTTP, ...WORKFLOWS, ...FEATURES, ...ACTIVITIES, ...ENTRY].map((f) => `${f}/**/*.ts`),
+  // Migrations make and change every table; mapping/'s SQL is DuckDB's, over tables of its own.
+  ignores: ['db/migrations/**', 'mapping/**'],
+  plugins: { local: require('./scripts/lib/storesOnly') },
+  rules: { 'local/table-owner': ['error', { owners: TABLE_OWNERS }] },
+};
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.venv/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   {
@@ -125,6 +190,7 @@ module.exports = tseslint.config(
   ...layerConfigs,
   ...workflowConfigs,
   storesOnly,
+  tableOwner,
   // `no-restricted-imports` sees only `import`/`export … from`: below the entry points, the
   // project's own code is imported statically, so a relative `import()` or `require()` cannot slip
   // past the layer rules (a package may still be loaded lazily, as lib/tracing.ts does).

@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import type { ReferenceDataKind, ReferenceDataRow, SupplyType } from './referenceData';
 
 /**
- * Store of the `reference_data` and `account_references` tables (migration 0002). Functions take
- * a knex handle that may be a transaction; they never open one themselves.
+ * Store of the `reference_data` table (migration 0002); `account_references` is the Account's
+ * (db/stores/accountLookups.ts findReferenceOwners). Functions take a knex handle that may be a
+ * transaction; they never open one themselves.
  */
 
 interface ReferenceDataRecord {
@@ -52,26 +53,4 @@ export async function referenceDataVersion(db: Knex): Promise<string> {
 export interface ReferencePair {
   namespace: string;
   value: string;
-}
-
-/**
- * The (namespace, value) pairs of `pairs` already used by another account of the same import
- * supplier than (importSupplier, externalAccountNumber). References are unique per import supplier
- * (migration 0017): another tenant's references are neither seen nor blocking (issue 39 finding 6).
- */
-export async function findReferenceOwners(
-  db: Knex,
-  account: { importSupplier: string; externalAccountNumber: string },
-  pairs: readonly ReferencePair[],
-): Promise<ReferencePair[]> {
-  if (pairs.length === 0) return [];
-  const result = await db.raw(
-    `SELECT r.namespace, r.value
-       FROM account_references r
-       JOIN jsonb_to_recordset(?::jsonb) AS p(namespace text, value text)
-         ON p.namespace = r.namespace AND p.value = r.value
-      WHERE r.import_supplier = ? AND r.external_account_number <> ?`,
-    [JSON.stringify(pairs), account.importSupplier, account.externalAccountNumber],
-  );
-  return (result.rows as ReferencePair[]).map((r) => ({ namespace: r.namespace, value: r.value }));
 }

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
 import { loadAccount } from '../db/stores/accountStore';
-import { customerName } from './customerStore';
+import { customerName } from '../db/stores/accountLookups';
 import { setIdleInTransactionTimeout } from '../db/knex';
 import type { Account } from '../account/schema';
-import { getSupplier, ImportSupplier } from '../suppliers/store';
+import { getSupplier, ImportSupplier } from '../suppliers';
 import { enqueueEvents } from '../events/outbox';
 import { CustomerEmail, emailLocked, failQueued, getEmail, listEmails, recordAttempt } from './store';
 import { classifySmtpError, type ConfirmedMail, MailTransport } from './transport';

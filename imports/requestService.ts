@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { DocumentStore } from '../account/documents';
 import type { ReferenceDataCache } from '../account/referenceDataCache';
 import type { Logger } from '../lib/logger';
-import { databaseValidator } from '../suppliers/databaseValidator';
+import { databaseValidator } from '../suppliers';
 import { createImport, importServiceDeps, validateAccount } from './service';
 import { processStaged, type ProcessRequest, stageAccount, type StoredPayloadReader, validateBareAccount } from './staging';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { findProcess, type ImportStatus } from './store';
-import { type MeterPointStatusItem, meterPointStatuses } from '../registration/meterPointStatuses';
+import { type MeterPointStatusItem, meterPointStatuses } from '../registration';
 
 /** The platform's AccountTransferStatus `status` values. */
 export const TRANSFER_STATUSES = ['UNKNOWN', 'COMPLETED', 'IN_PROGRESS'] as const;

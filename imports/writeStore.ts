@@ -2,6 +2,7 @@
 // run or a restage, the workflow run id, a status transition, the current step.
 import type { Knex } from 'knex';
 import type { ReferencePair } from '../account/referenceDataStore';
+import { accountExistsSql, takenReferencesSql } from '../db/stores/accountLookups';
 import { type ImportError, type ImportProcess, type ImportStatus, latestEventFor, type Row, select, selection, toModel } from './rowStore';
 
 /** What the account write reads with the run's lock, in one statement. */
@@ -20,8 +21,8 @@ export interface LockedForWrite {
  * instead of three): the stored payload when it is at most `inlineUpTo` bytes (a larger payload,
  * or one of unknown size, is `undefined`: the caller reads it with getPayload once it has room for
  * it, lib/payloadBudget.ts), whether the import's account exists already, and which of the
- * payload's references another account of its import supplier holds (account/referenceDataStore.ts
- * findReferenceOwners, asked of the stored payload; references are unique per import supplier).
+ * payload's references another account of its import supplier holds (db/stores/accountLookups.ts
+ * accountExistsSql and takenReferencesSql, findReferenceOwners asked of the stored payload; references are unique per import supplier).
  * The payload is read as text and parsed by `parse`: the worker passes the bounds a body is held
  * to (issue 47), so a payload stored before them cannot fill its heap.
  */
@@ -29,17 +30,8 @@ export async function lockProcessForWrite(trx: Knex, id: string, inlineUpTo = In
   const locked = await lockProcessWith(trx, id, {
     // As text, parsed by `parse` (the caller's bounds, lib/jsonBounds.ts), not by the driver.
     payload: Number.isFinite(inlineUpTo) ? trx.raw('CASE WHEN payload_bytes <= ? THEN payload::text END', [inlineUpTo]) : 'payload::text',
-    account_exists: `EXISTS (SELECT 1 FROM accounts a
-                              WHERE a.import_supplier = import_processes.import_supplier
-                                AND a.external_account_number = import_processes.external_account_number)`,
-    taken_references: `(SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('namespace', r.namespace, 'value', r.value)), '[]'::jsonb)
-                          FROM account_references r
-                          JOIN jsonb_to_recordset(CASE WHEN jsonb_typeof(import_processes.payload->'references') = 'array'
-                                                       THEN import_processes.payload->'references' ELSE '[]'::jsonb END)
-                               AS q(namespace text, value text)
-                            ON q.namespace = r.namespace AND q.value = r.value
-                         WHERE r.import_supplier = import_processes.import_supplier
-                           AND r.external_account_number <> import_processes.external_account_number)`,
+    account_exists: accountExistsSql('import_processes'),
+    taken_references: takenReferencesSql('import_processes'),
   });
   if (!locked) return null;
   const { payload, account_exists, taken_references } = locked.extra;

@@ -1,18 +1,9 @@
 import type { Knex } from 'knex';
 import type { Metrics } from '../lib/metrics';
-import {
-  deletePublishedOutboxRows,
-  deleteRefreshTokens,
-  KeyRange,
-  outboxDueAfter,
-  outboxHeldUnpublished,
-  outboxPage,
-  payloadCandidates,
-  payloadsDue,
-  prunePayloadBatch,
-  refreshTokenCandidates,
-  refreshTokensDue,
-} from './store';
+import { deleteRefreshTokens, refreshTokenCandidates, refreshTokensDue } from '../auth';
+import { payloadCandidates, payloadsDue, prunePayloadBatch } from '../imports';
+import { deletePublishedOutboxRows, outboxDueAfter, outboxHeldUnpublished, outboxPage } from '../events/outboxRetention';
+import type { KeyRange } from '../db/retentionSql';
 import { claimItem, itemDone, itemFailed, itemGiveBack, setAsideItems } from '../db/stores/queueItems';
 import type { QueuePolicy } from '../db/stores/digestQueue';
 import { isDatabaseOutage } from '../db/outage';

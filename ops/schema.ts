@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IMPORT_STATUSES } from '../imports/store';
+import { IMPORT_STATUSES } from '../imports';
 
 /**
  * The JSON the operations page reads, described once: the TypeScript types, the ops listener's

@@ -10,7 +10,7 @@ import type { Logger } from '../lib/logger';
 import { errorHandler } from '../http/middleware/errors';
 import { securityHeaders } from '../http/middleware/observe';
 import { HttpError, notFound } from '../http/errors';
-import { findProcess } from '../imports/store';
+import { findProcess } from '../imports';
 import { opsTokenAuth } from './auth';
 import { buildOpsOpenApiDocument } from './openapi';
 import { importsWithError, supplierCodes } from './store';
@@ -18,7 +18,7 @@ import { affectedItem, buildSummary, buildTranche, importRecord, TemporalLinks }
 import { jsonBody } from '../http/middleware/jsonBody';
 import { jsonResponse } from '../http/middleware/jsonResponse';
 import type { JsonLimits } from '../lib/jsonBounds';
-import type { DeployStatus } from '../deploys/status';
+import type { DeployStatus } from '../deploys';
 import { MAX_TRANCHE_NUMBERS, type Builds } from './schema';
 
 /**

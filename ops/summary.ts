@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { IMPORT_STATUSES, ImportProcess } from '../imports/store';
+import { IMPORT_STATUSES, ImportProcess } from '../imports';
 import { outboxBacklog } from '../events/outbox';
 import { setAsideCounts } from '../db/stores/setAside';
 import type { AffectedImport } from './store';

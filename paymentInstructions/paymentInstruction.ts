@@ -3,13 +3,12 @@ import type { Context } from 'koa';
 import { checkBankDetails } from '../account/rules/paymentInstructions';
 import type { ErrorBodyShape } from '../http/middleware/errorShape';
 import { canAccessSupplier } from '../http/principal';
-import { importProcessDoesNotExist } from '../imports/staging';
-import { findProcess } from '../imports/store';
-import { getSupplier } from '../suppliers/store';
+import { findProcess, importProcessDoesNotExist } from '../imports';
+import { getSupplier } from '../suppliers';
 import { bodyChecker } from '../http/validation';
 import { type PaymentInstructionRequestBody, PaymentInstructionRequestSchema } from './schemas';
-import { lockAccountRow } from '../topUps/store';
-import { insertPaymentInstruction, paymentInstructionsOf } from './store';
+import { lockAccountRow } from '../db/stores/accountLookups';
+import { insertPaymentInstruction, paymentInstructionsOf } from '../db/stores/accountTopUps';
 import { DomainError } from '../lib/errors';
 
 /** Shape, then the request's own rules: one reference, and the bank details of a Direct Debit. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { londonToday } from '../account/dates';
-import { getSupplier } from '../suppliers/store';
+import { getSupplier } from '../suppliers';
 import { enqueueEvents } from '../events/outbox';
 import { uuidFromKey } from '../lib/ids';
 import { decideRegistration, registrationWindow } from './eligibility';

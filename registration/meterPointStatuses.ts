@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
+import { meterPointRegistrationRows } from '../db/stores/accountLookups';
 import type { RegistrationStatus } from './store';
-import { meterPointRegistrations } from './meterPointStatusStore';
 
 /**
  * The platform's industry status of a meter point (GbrMeterPointStatus), as far as this service
@@ -43,6 +43,6 @@ export interface MeterPointStatusItem {
  * supplier or account, or only staged).
  */
 export async function meterPointStatuses(db: Knex, importSupplier: string, externalAccountNumber: string): Promise<MeterPointStatusItem[] | null> {
-  const rows = await meterPointRegistrations(db, importSupplier, externalAccountNumber);
-  return rows && rows.map((r) => ({ mpxn: r.identifier, status: r.status ? STATUS_OF_REGISTRATION[r.status] : 'PRE_REGISTRATION' }));
+  const rows = await meterPointRegistrationRows(db, importSupplier, externalAccountNumber);
+  return rows && rows.map((r) => ({ mpxn: r.identifier, status: r.status ? STATUS_OF_REGISTRATION[r.status as RegistrationStatus] : 'PRE_REGISTRATION' }));
 }

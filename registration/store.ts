@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
+import { findImportedAccount as findAccount, lockMeterPointRows } from '../db/stores/accountLookups';
 import type { MeterPointForRegistration } from './eligibility';
 
 /**
- * Rows of meter_point_registrations (migration 0006) and the account slice registration needs.
+ * Rows of meter_point_registrations (migration 0006) and the account slice registration needs
+ * (read by db/stores/accountLookups.ts, the Account's tables' owner).
  * Every function takes a knex handle that may be a transaction; none opens its own (docs/spec/STYLE.md #8).
  */
 
@@ -68,10 +70,7 @@ export interface ImportedAccount {
 }
 
 export async function findImportedAccount(db: Knex, importSupplier: string, externalAccountNumber: string): Promise<ImportedAccount | null> {
-  const row = await db('accounts')
-    .where({ import_supplier: importSupplier, external_account_number: externalAccountNumber })
-    .first('id', 'number');
-  return row ? { id: Number(row.id), number: row.number as string } : null;
+  return findAccount(db, importSupplier, externalAccountNumber);
 }
 
 /**
@@ -79,11 +78,7 @@ export async function findImportedAccount(db: Knex, importSupplier: string, exte
  * two requests for the same account take turns, so the second sees the first one's marks.
  */
 export async function lockMeterPoints(trx: Knex, accountId: number): Promise<MeterPointForRegistration[]> {
-  const rows = await trx('meter_points')
-    .where({ account_id: accountId })
-    .orderBy('id')
-    .forUpdate()
-    .select('id', 'identifier', 'supply_type', 'mpid', 'supply_start_date', 'et_in_progress', 'dr_in_progress');
+  const rows = await lockMeterPointRows(trx, accountId);
   return rows.map((r) => ({
     id: Number(r.id),
     identifier: r.identifier as string,

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createAccountValidator, AccountValidator, SupplierConfig } from '../account/validator';
 import { LocalDocumentStore, DocumentStore } from '../account/documents';
 import { ReferenceDataCache } from '../account/referenceDataCache';
-import { findReferenceOwners } from '../account/referenceDataStore';
+import { findReferenceOwners } from '../db/stores/accountLookups';
 import { getSupplier, ImportSupplier } from './store';
 
 export function toSupplierConfig(s: ImportSupplier): SupplierConfig {

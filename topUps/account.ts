@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import { DomainError } from '../lib/errors';
 import { canAccessSupplier } from '../http/principal';
-import { getSupplier, type ImportSupplier } from '../suppliers/store';
-import { lockAccountRow } from './store';
+import { getSupplier, type ImportSupplier } from '../suppliers';
+import { lockAccountRow } from '../db/stores/accountLookups';
 
 /** The imported account a top-up writes to, with what its checks need of the supplier. */
 export interface TopUpAccount {

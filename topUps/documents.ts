@@ -1,6 +1,6 @@
 import { LocalDocumentStore, resolveDocumentPath, type DocumentStore } from '../account/documents';
 import { IssueList } from '../account/issues';
-import type { ImportSupplier } from '../suppliers/store';
+import type { ImportSupplier } from '../suppliers';
 import { ValidationError } from '../http/validation';
 
 /**

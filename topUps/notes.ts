@@ -5,7 +5,8 @@ import type { TopUpAccount } from './account';
 import { NotesRequestSchema, type NotesRequest, type TopUpNote } from './schemas';
 import { bodyChecker } from '../http/validation';
 import { checkIds } from './validate';
-import { hasNoteLike, hasNoteWithExternalId, insertNote } from './store';
+import { hasImportedNoteLike } from '../db/stores/accountTopUps';
+import { hasAddedNoteLike, hasNoteWithExternalId, insertNote } from './store';
 
 export type NoteStatus = 'NOTE_CREATION_SUCCESS' | 'NOTE_ALREADY_EXISTS';
 export type NoteResult = TopUpNote & { status: NoteStatus };
@@ -42,9 +43,8 @@ export async function addNotes(trx: Knex, account: TopUpAccount, req: NotesReque
     } else {
       const createdAt = n.created_at !== undefined ? new Date(instantOf(n.created_at)) : undefined;
       // A note of documents only is told apart by its documents.
-      const same = (table: 'post_import_notes' | 'notes') => hasNoteLike(trx, table, account.id, body, createdAt, body === '' && table === 'post_import_notes' ? paths : undefined);
       // Imported notes keep their documents in another table: a documents-only note is compared with added ones only.
-      exists = !!(await same('post_import_notes')) || (body !== '' && !!(await same('notes')));
+      exists = (await hasAddedNoteLike(trx, account.id, body, createdAt, body === '' ? paths : undefined)) || (body !== '' && (await hasImportedNoteLike(trx, account.id, body, createdAt)));
     }
     if (!exists) {
       await insertNote(trx, {

@@ -4,7 +4,8 @@ import type { TopUpAccount } from './account';
 import { HistoricalStatementsRequestSchema, type HistoricalStatementsRequest, type TopUpStatement } from './schemas';
 import { bodyChecker } from '../http/validation';
 import { checkIds } from './validate';
-import { addedStatements, importedStatementIds, insertStatement } from './store';
+import { importedStatementIds } from '../db/stores/accountTopUps';
+import { addedStatements, insertStatement } from './store';
 
 export type StatementStatus = 'STATEMENT_CREATION_SUCCESS' | 'STATEMENT_ALREADY_EXISTS' | 'STATEMENT_IMPORT_ERROR';
 export type StatementResult = TopUpStatement & { status: StatementStatus; error_code?: string; error_detail?: string };

@@ -1,18 +1,14 @@
 import type { Knex } from 'knex';
 import { insertAccountItems } from '../db/stores/accountItem';
+import { importedTransactionIds, nextCurrentTransactionPosition } from '../db/stores/accountTopUps';
 import type { TopUpAccount } from './account';
 
 /**
- * The tables of the post-import top-ups (docs/api.md, "Post-import top-ups"): the imported account
- * they write to, and the notes, statements and transactions added after the import. Every function
- * runs in the caller's transaction (the account locked by `lockAccountRow`).
+ * The tables of the post-import top-ups (docs/api.md, "Post-import top-ups"): the notes,
+ * statements and transactions added after the import. What they read and write of the account
+ * itself is db/stores/'s (accountLookups.ts, accountTopUps.ts, accountItem.ts). Every function
+ * runs in the caller's transaction (the account locked by accountLookups.ts `lockAccountRow`).
  */
-
-/** The imported account's row, locked (FOR UPDATE) until the caller's transaction ends (top-ups, the payment instruction); undefined when never imported. */
-export async function lockAccountRow(trx: Knex, importSupplier: string, externalAccountNumber: string): Promise<{ id: string; number: string } | undefined> {
-  const row = await trx('accounts').where({ import_supplier: importSupplier, external_account_number: externalAccountNumber }).forUpdate().first('id', 'number');
-  return row ? { id: String(row.id), number: row.number as string } : undefined;
-}
 
 /** Whether an added note with this external_id is on the account. */
 export async function hasNoteWithExternalId(trx: Knex, accountId: string, externalId: string): Promise<boolean> {
@@ -20,12 +16,12 @@ export async function hasNoteWithExternalId(trx: Knex, accountId: string, extern
 }
 
 /**
- * Whether a note with this body (and created_at, when given) is on the account: among the added
- * notes, or the imported ones (`notes`). `documentPaths`: added notes only, a documents-only note
- * told apart by its documents.
+ * Whether an added note with this body (and created_at, when given) is on the account.
+ * `documentPaths`: a documents-only note told apart by its documents. The imported notes:
+ * db/stores/accountTopUps.ts hasImportedNoteLike.
  */
-export async function hasNoteLike(trx: Knex, table: 'post_import_notes' | 'notes', accountId: string, body: string, createdAt?: Date, documentPaths?: string[]): Promise<boolean> {
-  const q = trx(table).where({ account_id: accountId }).whereRaw(`coalesce(body, '') = ?`, [body]);
+export async function hasAddedNoteLike(trx: Knex, accountId: string, body: string, createdAt?: Date, documentPaths?: string[]): Promise<boolean> {
+  const q = trx('post_import_notes').where({ account_id: accountId }).whereRaw(`coalesce(body, '') = ?`, [body]);
   if (createdAt !== undefined) q.where('created_at', createdAt);
   if (documentPaths !== undefined) q.whereRaw('document_paths = ?::jsonb', [JSON.stringify(documentPaths)]);
   return !!(await q.first('id'));
@@ -36,11 +32,6 @@ export async function insertNote(trx: Knex, row: Record<string, unknown>, ignore
   const q = trx('post_import_notes').insert(row);
   if (ignoreSameExternalId) await q.onConflict(trx.raw('(account_id, external_id) WHERE external_id IS NOT NULL')).ignore();
   else await q;
-}
-
-/** The statement ids of `ids` the import brought (`statements`). */
-export async function importedStatementIds(trx: Knex, accountId: string, ids: string[]): Promise<string[]> {
-  return trx('statements').where({ account_id: accountId }).whereIn('statement_id', ids).pluck('statement_id');
 }
 
 /** The added statements of `ids`: `columns`, dates ('…_date') as 'YYYY-MM-DD'. */
@@ -55,25 +46,10 @@ export async function insertStatement(trx: Knex, row: Record<string, unknown>): 
   await trx('post_import_statements').insert(row);
 }
 
-export interface LedgerRow {
-  id: string;
-  position: number;
-  last_statement_closing_date: string | null;
-}
-
-/** The account's first ledger, locked; undefined when it has none. */
-export async function lockFirstLedger(trx: Knex, accountId: string): Promise<LedgerRow | undefined> {
-  return (await trx('ledgers')
-    .where({ account_id: accountId })
-    .orderBy('position')
-    .forUpdate()
-    .first('id', 'position', trx.raw(`to_char(last_statement_closing_date, 'YYYY-MM-DD') AS last_statement_closing_date`))) as LedgerRow | undefined;
-}
-
 /** The transaction ids of `ids` on the account, imported or added: they share one id space. */
 export async function existingTransactionIds(trx: Knex, accountId: string, ids: string[]): Promise<string[]> {
   return [
-    ...(await trx('ledger_transactions').where({ account_id: accountId }).whereIn('transaction_id', ids).pluck('transaction_id')),
+    ...(await importedTransactionIds(trx, accountId, ids)),
     ...(await trx('post_import_transactions').where({ account_id: accountId }).whereIn('transaction_id', ids).pluck('transaction_id')),
   ];
 }
@@ -82,12 +58,6 @@ export async function existingTransactionIds(trx: Knex, accountId: string, ids: 
 export async function insertTransaction(trx: Knex, row: Record<string, unknown>): Promise<number> {
   const [inserted] = await trx('post_import_transactions').insert(row).returning('id');
   return Number(inserted.id);
-}
-
-/** Where the ledger's next current statement transaction goes: after the last one (imported or added). */
-export async function nextCurrentTransactionPosition(trx: Knex, ledgerId: string): Promise<number> {
-  const row = (await trx('ledger_transactions').where({ ledger_id: ledgerId, statement: 'current' }).max({ p: 'position' }).first()) as { p: number | null } | undefined;
-  return row?.p === null || row?.p === undefined ? 0 : Number(row.p) + 1;
 }
 
 /**
@@ -111,9 +81,3 @@ export async function insertLedgerTransactions(trx: Knex, account: TopUpAccount,
   });
 }
 
-/** Moves the ledger's balance by `delta` pence: numeric arithmetic in PostgreSQL (exact); the original text no longer describes it. */
-export async function moveLedgerBalance(trx: Knex, ledgerId: string, deltaPence: number): Promise<void> {
-  await trx('ledgers')
-    .where({ id: ledgerId })
-    .update({ ledger_balance: trx.raw('coalesce(ledger_balance, 0) + ?::numeric', [(deltaPence / 100).toFixed(2)]), ledger_balance_text: null });
-}

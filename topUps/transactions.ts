@@ -11,15 +11,8 @@ import type { TopUpAccount } from './account';
 import { TransactionsRequestSchema, type TopUpTransaction, type TopUpTransactionType, type TransactionsRequest } from './schemas';
 import { bodyChecker } from '../http/validation';
 import { checkIds } from './validate';
-import {
-  existingTransactionIds,
-  insertLedgerTransactions,
-  insertNote,
-  insertTransaction,
-  type LedgerRow,
-  lockFirstLedger,
-  moveLedgerBalance,
-} from './store';
+import { type LedgerRow, lockFirstLedger, moveLedgerBalance } from '../db/stores/accountTopUps';
+import { existingTransactionIds, insertLedgerTransactions, insertNote, insertTransaction } from './store';
 
 export type TransactionStatus = 'TRANSACTION_ADDED_TO_ACCOUNT' | 'TRANSACTION_ALREADY_EXISTS' | 'TRANSACTION_IMPORT_ERROR';
 

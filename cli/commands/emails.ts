@@ -10,7 +10,7 @@ import { integerIn, json, table, withExamples } from '../format';
 import { CustomerEmail, EMAIL_STATUSES, EmailStatus, failQueued, listEmails, requeue, stableMessageId } from '../../emails/store';
 import { deliverAccountEmails, renderEmail, SenderNotConfiguredError } from '../../emails/delivery';
 import { createMailer } from '../../emails/mailer';
-import { accountCustomers, accountNumberOf as findAccountNumber } from '../../emails/customerStore';
+import { accountCustomers, accountNumberOf as findAccountNumber } from '../../db/stores/accountLookups';
 import { TEMPLATE_CODES, TemplateCode, TemplateRenderer } from '../../emails/templates';
 import { WELCOME_TEMPLATE } from '../../activities/emails/customerEmails';
 import { createLogger } from '../../lib/logger';

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
  * `legacy-crm/CRM-5512093` (`reference_already_exists`) and, importing it first, blocked A's
  * import of it. A supplier's accounts are its tenant's; the organisations granted a supplier see
  * exactly its accounts. The new index leads with import_supplier, so the per-supplier lookups of
- * the validation and the account write (account/referenceDataStore.ts findReferenceOwners,
+ * the validation and the account write (db/stores/accountLookups.ts findReferenceOwners,
  * imports/store.ts lockProcessForWrite) use it.
  *
  * refresh_tokens gets an index on key_id (the key's tokens are found by it: revocation, the

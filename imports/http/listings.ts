@@ -7,7 +7,7 @@ import { common, json, ref, security, supplierParam } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { canAccessSupplier } from '../../http/principal';
 import { QUERY_FAILED, ValidationError } from '../../http/validation';
-import { getSupplier } from '../../suppliers/store';
+import { getSupplier } from '../../suppliers';
 import { jsonArrayStream } from '../listing/jsonArray';
 import { encodeCursor, MAX_PAGE, parseListingParams } from '../listing/params';
 import { type Listing, platformItem, pagedPlatformRows, platformPage, type PlatformRow } from '../listing/store';

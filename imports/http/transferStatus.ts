@@ -5,7 +5,7 @@ import { operation } from '../../http/operation';
 import { canAccessSupplier } from '../../http/principal';
 import { accountTransferStatus, TRANSFER_STATUSES } from '../transferStatus';
 import { rejectQueryParameters } from '../../http/noQuery';
-import { METER_POINT_STATUS } from '../../registration/http/meterPointStatuses';
+import { METER_POINT_STATUS } from '../../registration';
 
 /** `GET /v1/data-import/account-transfer-status/<supplier>/<external>/`: whether the account exists, and its meter points' registration statuses. */
 export const transferStatusOperation = operation({

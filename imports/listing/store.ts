@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Readable } from 'node:stream';
+import { accountCreatedAtSql } from '../../db/stores/accountLookups';
 import { COLUMNS, type ImportProcess, type ImportProcessRow, type ImportStatus, toModel } from '../store';
 
 /**
@@ -33,9 +34,8 @@ const MICROS = 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"';
 // A correlated subquery, not a join: the plan stays an index scan in id order that yields its
 // first row at once (a join of the whole book tends to be planned as hash join + sort, which reads
 // everything before the first byte).
-const ACCOUNT_CREATED_AT = `(SELECT ${TEXT_TS('a.created_at', 'x', 'YYYY-MM-DD"T"HH24:MI:SS"Z"').replace(/ AS x$/, '')}
-  FROM accounts a WHERE a.import_supplier = p.import_supplier AND a.external_account_number = p.external_account_number
-  AND p.status = 'PROCESSED') AS account_created_at_text`;
+// (db/stores/accountLookups.ts accountCreatedAtSql: the Account's table is db/stores/'s.)
+const ACCOUNT_CREATED_AT = `${accountCreatedAtSql('p', (c) => TEXT_TS(c, 'x', 'YYYY-MM-DD"T"HH24:MI:SS"Z"').replace(/ AS x$/, ''))} AS account_created_at_text`;
 
 /**
  * The one query of `data-import imports list` and the HTTP listings: import processes in id

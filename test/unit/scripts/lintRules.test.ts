@@ -29,12 +29,18 @@ function rulesOf(file: string): Linter.RulesRecord {
 const made: string[] = [];
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-/** Lints each file of `files` with the stores-only rule, the files compiled as one program against this tree's knex types. */
-function lintStoresOnly(files: Record<string, string>): Record<string, string[]> {
+/**
+ * Lints each file of `files` (paths relative to a root of their own) with `rules` of
+ * scripts/lib/storesOnly.js, the files compiled as one program against this tree's knex types.
+ */
+function lintWith(files: Record<string, string>, rules: Linter.RulesRecord): Record<string, string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stores-only-'));
   made.push(dir);
   const names = Object.keys(files).map((f) => path.join(dir, f));
-  for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, f), text);
+  for (const [f, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    fs.writeFileSync(path.join(dir, f), text);
+  }
   const program = ts.createProgram(names, {
     strict: true,
     target: ts.ScriptTarget.ES2022,
@@ -53,13 +59,15 @@ function lintStoresOnly(files: Record<string, string>): Record<string, string[]>
       files: ['**/*.ts'],
       languageOptions: { parser: tseslint.parser as Linter.Parser, parserOptions: { programs: [program] } },
       plugins: { local: storesOnly as never },
-      rules: { 'local/stores-only': 'error' as const },
+      rules,
     },
   ];
   return Object.fromEntries(
-    names.map((n) => [path.basename(n), linter.verify(fs.readFileSync(n, 'utf8'), config, n).map((m) => `${m.line}: ${m.ruleId ?? 'parse'}: ${m.message.split(':')[0]}`)]),
+    names.map((n) => [path.relative(dir, n), linter.verify(fs.readFileSync(n, 'utf8'), config, n).map((m) => `${m.line}: ${m.ruleId ?? 'parse'}: ${m.message.split(':')[0]}`)]),
   );
 }
+
+const lintStoresOnly = (files: Record<string, string>) => lintWith(files, { 'local/stores-only': 'error' });
 
 describe('lint: only stores touch tables', () => {
   it('fails on each deliberate violation, whatever the handle is called, once per query chain', () => {
@@ -114,6 +122,96 @@ describe('lint: only stores touch tables', () => {
     for (const file of ['imports/store.ts', 'topUps/store.ts', 'emails/rateStore.ts', 'db/stores/accountStore.ts', 'db/knex.ts', 'events/outbox.ts', 'test/integration/retention.test.ts', 'bench/floor.ts']) {
       expect([file, applies(file)]).toEqual([file, false]);
     }
+  });
+});
+
+describe('lint: one owner per table', () => {
+  const owners = { accounts: 'db/stores', meter_points: 'db/stores', notes: 'db/stores', import_processes: 'imports', outbox: ['events', 'maintenance'] };
+  const lintOwners = (files: Record<string, string>) => lintWith(files, { 'local/table-owner': ['error', { owners }] });
+
+  it("fails on each table its folder does not own, an unknown table and an unnamed one, whichever way the query names it", () => {
+    const found = lintOwners({
+      'imports/store.ts': [
+        "import type { Knex } from 'knex';",
+        "export const a = (db: Knex) => db('accounts').where({ id: 1 }).first('id');",
+        "export const b = (deps: { db: Knex }) => deps.db('accounts').count('*');",
+        "export const c = (db: Knex) => db.select('id').from('meter_points as mp');",
+        "export const d = (trx: Knex) => trx.insert({ a: 1 }).into('notes');",
+        "export const e = (db: Knex) => db.raw('SELECT 1 FROM accounts a WHERE a.id = ?', [1]);",
+        'export const f = (p: string) => `EXISTS (SELECT 1 FROM accounts a WHERE a.import_supplier = ${p}.import_supplier)`;',
+        "export const g = (db: Knex, t: 'import_processes' | 'notes') => db(t).first('id');",
+        "export const h = (db: Knex) => db('brand_new_table').first('id');",
+        "export const i = (db: Knex, t: string) => db(t).first('id');",
+        "export const j = (db: Knex) => db('outbox').del();",
+      ].join('\n'),
+    });
+    expect(found['imports/store.ts']).toEqual([
+      "2: local/table-owner: table 'accounts' is owned by db/stores/, not by imports/ (docs/architecture.md, \"Who owns which table\")",
+      "3: local/table-owner: table 'accounts' is owned by db/stores/, not by imports/ (docs/architecture.md, \"Who owns which table\")",
+      "4: local/table-owner: table 'meter_points' is owned by db/stores/, not by imports/ (docs/architecture.md, \"Who owns which table\")",
+      "5: local/table-owner: table 'notes' is owned by db/stores/, not by imports/ (docs/architecture.md, \"Who owns which table\")",
+      "6: local/table-owner: table 'accounts' is owned by db/stores/, not by imports/ (docs/architecture.md, \"Who owns which table\")",
+      "7: local/table-owner: table 'accounts' is owned by db/stores/, not by imports/ (docs/architecture.md, \"Who owns which table\")",
+      "8: local/table-owner: table 'notes' is owned by db/stores/, not by imports/ (docs/architecture.md, \"Who owns which table\")",
+      "9: local/table-owner: table 'brand_new_table' has no owner",
+      '10: local/table-owner: a query whose table is not named (a `string` argument)',
+      "11: local/table-owner: table 'outbox' is owned by events/, maintenance/, not by imports/ (docs/architecture.md, \"Who owns which table\")",
+    ]);
+  });
+
+  it('lets each folder query its own tables, join others, and db/stores/ walk the Account by a table known at run time', () => {
+    const found = lintOwners({
+      'imports/listing/store.ts': [
+        "import type { Knex } from 'knex';",
+        "export const a = (db: Knex) => db('import_processes as p').leftJoin('accounts as a', 'a.id', 'p.id').select('p.id');",
+        "export const b = (db: Knex) => db.raw('WITH done AS (SELECT id FROM import_processes) SELECT count(*) FROM done');",
+        "export const c = (db: Knex) => db.raw('SELECT x FROM jsonb_to_recordset(?) AS t(x int)', ['[]']);",
+        "export const d = 'Imports from the supplier, into the platform';",
+        "export const e = (db: Knex) => db.with('ins', db('import_processes').select('id')).select('id').from('ins');",
+        "export const f = 'SELECT count(*) FROM done';",
+      ].join('\n'),
+      'db/stores/accountThing.ts': [
+        "import type { Knex } from 'knex';",
+        "export const a = (db: Knex) => db('accounts').where({ id: 1 }).first('id');",
+        "export const b = (db: Knex, table: string) => db(table).where({ account_id: 1 }).del();",
+        'export const c = (p: string) => `EXISTS (SELECT 1 FROM accounts a WHERE a.import_supplier = ${p}.import_supplier)`;',
+      ].join('\n'),
+      'maintenance/store.ts': ["import type { Knex } from 'knex';", "export const a = (db: Knex) => db('outbox').del();"].join('\n'),
+    });
+    expect(found).toEqual({ 'imports/listing/store.ts': [], 'db/stores/accountThing.ts': [], 'maintenance/store.ts': [] });
+  });
+
+  it("gives db/stores/ every table of the Account, and holds every product file but the migrations", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { TABLE_SPECS } = require('../../../db/stores/accountTables') as { TABLE_SPECS: Record<string, unknown> };
+    const [, options] = rulesOf('imports/store.ts')['local/table-owner'] as [string, { owners: Record<string, string | string[]> }];
+    expect(Object.keys(TABLE_SPECS).length).toBeGreaterThan(90);
+    for (const table of Object.keys(TABLE_SPECS)) expect([table, options.owners[table]]).toEqual([table, 'db/stores']);
+    const applies = (file: string) => rulesOf(file)['local/table-owner'] !== undefined;
+    for (const file of ['imports/store.ts', 'topUps/store.ts', 'db/stores/accountStore.ts', 'events/outbox.ts', 'account/referenceDataStore.ts', 'cli/commands/emails.ts']) {
+      expect([file, applies(file)]).toEqual([file, true]);
+    }
+    for (const file of ['db/migrations/0001_core.ts', 'test/integration/retention.test.ts']) expect([file, applies(file)]).toEqual([file, false]);
+  });
+});
+
+describe("lint: a feature's surface", () => {
+  it("fails on a feature importing a file of another feature but its index.ts, types included; passes through the index and within a feature", () => {
+    const linter = new Linter({ cwd: ROOT });
+    const check = (file: string, text: string) => {
+      const config = [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser }, rules: { 'no-restricted-imports': rulesOf(file)['no-restricted-imports']! } }];
+      return linter.verify(text, config, path.join(ROOT, file)).map((m) => m.message);
+    };
+    const surface = expect.stringContaining('only through its index.ts');
+    expect(check('topUps/account.ts', "import { getSupplier } from '../suppliers/store';")).toEqual([surface]);
+    expect(check('topUps/documents.ts', "import type { ImportSupplier } from '../suppliers/store';")).toEqual([surface]);
+    expect(check('imports/http/listings.ts', "import { getSupplier } from '../../suppliers/store';")).toEqual([surface]);
+    expect(check('ops/summary.ts', "import { IMPORT_STATUSES } from '../imports/rowStore';")).toEqual([surface]);
+    expect(check('topUps/account.ts', "import { getSupplier } from '../suppliers';")).toEqual([]);
+    expect(check('imports/http/listings.ts', "import { getSupplier } from '../../suppliers/index';")).toEqual([]);
+    expect(check('imports/http/listings.ts', "import { findProcess } from '../store';")).toEqual([]);
+    // Not a feature: activities/ and the entry points may still reach a feature's files.
+    expect(check('activities/imports/create.ts', "import { getPayload } from '../../imports/store';")).toEqual([]);
   });
 });
 
