@@ -25,12 +25,12 @@ export function queryParameters(query: unknown): Schema[] {
   });
 }
 
-/** An operation's part of the document: as it wrote it, with the parameters of its query schema after its own. */
+/** An operation's part of the document: as it wrote it, with the parameters of its query schema after its own (before its body and responses). */
 function operationObject(op: Operation<never>): Schema {
   if (!op.query) return op.openapi;
-  const own = (op.openapi.parameters as Schema[] | undefined) ?? [];
-  const parameters = [...own, ...queryParameters(op.query)];
-  return { ...op.openapi, ...(parameters.length > 0 ? { parameters } : {}) };
+  const { parameters: own, requestBody, responses, ...head } = op.openapi;
+  const parameters = [...((own as Schema[] | undefined) ?? []), ...queryParameters(op.query)];
+  return { ...head, ...(parameters.length > 0 ? { parameters } : {}), ...(requestBody === undefined ? {} : { requestBody }), responses };
 }
 
 /** The component schemas the operations bring, each name once (an operation may repeat a schema it shares with others, as it is). */
