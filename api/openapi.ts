@@ -1,8 +1,8 @@
-import { isDeepStrictEqual } from 'node:util';
 import { AccountSchema, REFERENCED_SCHEMAS } from '../account/schema';
 import { EnvelopeSchema } from '../account/taskParams';
 import { COMMON_RESPONSES, ERROR_SCHEMAS, ref } from '../http/openapi';
 import type { Operation } from '../http/operation';
+import { operationPaths, operationSchemas } from '../http/openapiDocument';
 import { OPERATIONS } from './operations';
 
 /**
@@ -10,7 +10,8 @@ import { OPERATIONS } from './operations';
  * operations the API mounts (api/operations.ts: each operation's part of the document lives with
  * its route and handler, http/operation.ts), built from the same schema data the validator compiles
  * (account/schema.ts, account/taskParams.ts) and the one list of error codes (http/errors.ts), so
- * the document cannot drift from the code.
+ * the document cannot drift from the code. Its paths and the operations' schemas come from the
+ * shared builder (http/openapiDocument.ts), which builds the operations page's document too.
  *
  * Every sub-schema that carries an `$id` (`https://schemas.data-import/account/<Name>.json`)
  * becomes `#/components/schemas/<Name>` and is referenced from where it was nested: tools that do
@@ -44,31 +45,6 @@ function hoist(schema: unknown, into: Record<string, unknown>): unknown {
 
 function mapValues(o: Record<string, unknown>, f: (v: unknown) => unknown): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
-}
-
-/** The component schemas the operations bring, each name once (an operation may repeat a schema it shares with others, as it is). */
-function operationSchemas(operations: Operation<never>[], components: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const op of operations) {
-    const schemas = typeof op.schemas === 'function' ? op.schemas(components) : (op.schemas ?? {});
-    for (const [name, schema] of Object.entries(schemas)) {
-      if (name in out && !isDeepStrictEqual(out[name], schema)) throw new Error(`OpenAPI: two different schemas named ${name} (${op.method.toUpperCase()} ${op.path})`);
-      if (name in components) throw new Error(`OpenAPI: ${op.method.toUpperCase()} ${op.path} redefines the schema ${name}`);
-      out[name] = schema;
-    }
-  }
-  return out;
-}
-
-/** `paths`: each operation's part under its path and method, in the registry's order. */
-function operationPaths(operations: Operation<never>[]): Record<string, Record<string, unknown>> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of operations) {
-    const item = (paths[op.path] ??= {});
-    if (item[op.method]) throw new Error(`OpenAPI: ${op.method.toUpperCase()} ${op.path} is registered twice`);
-    item[op.method] = op.openapi;
-  }
-  return paths;
 }
 
 export function buildOpenApiDocument(operations: Operation<never>[] = OPERATIONS): Record<string, unknown> {

@@ -3,18 +3,18 @@ import type { Middleware } from 'koa';
 import type { AppDeps, RouterDeps } from './deps';
 import { createAuthenticator } from '../auth/authenticate';
 import { createTokenService } from '../auth/tokens';
-import { errorShape } from '../http/middleware/errorShape';
 import { jsonBody } from '../http/middleware/jsonBody';
 import { rateLimit } from '../http/middleware/rateLimit';
 import { PgBucketLimiter } from '../http/middleware/pgRateLimit';
-import { routeOf } from '../http/operation';
+import { mountOperations } from '../http/mount';
 import { PayloadBudget } from '../lib/payloadBudget';
 import { buildOpenApiDocument } from './openapi';
 import { OPERATIONS } from './operations';
 
 /**
  * The API's router: every operation of the registry (api/operations.ts), each run as
- * authentication, then its error shape, then its body, then its handler. Authentication is always
+ * authentication, then its error shape, then its query, then its body, then its handler
+ * (http/mount.ts). Authentication is always
  * on: `authenticate` is authentication then the per-organisation rate limit, and every data-import
  * operation runs it first, so only authenticated data-import calls count against an organisation's
  * bucket. The operations marked `open` (health, the API documents, the token endpoint) skip it.
@@ -39,15 +39,9 @@ export function apiRouter(deps: AppDeps): Router {
     openApiDocument: buildOpenApiDocument,
   };
 
-  const r = new Router();
-  for (const op of OPERATIONS) {
-    const chain: Middleware[] = [
-      ...(op.open ? [] : [authenticate]),
-      ...(op.errors ? [errorShape(op.errors)] : []),
-      ...(op.body ? [jsonBody(config.http.bodyLimitBytes, config.http.json, { budget: bodyBudget, stallMs: config.http.bodyStallMs })] : []),
-      op.handler(routed),
-    ];
-    r[op.method](routeOf(op), ...chain);
-  }
-  return r;
+  return mountOperations(new Router(), OPERATIONS, routed, {
+    authenticate,
+    body: (own) =>
+      jsonBody(own?.limitBytes ?? config.http.bodyLimitBytes, own?.json ?? config.http.json, { budget: bodyBudget, stallMs: config.http.bodyStallMs }),
+  });
 }

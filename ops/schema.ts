@@ -193,5 +193,10 @@ export type Builds = Static<typeof BuildsSchema>;
 
 export const OpsErrorSchema = Type.Object(
   { detail: Type.String(), code: Type.String() },
-  { ...Strict, $id: 'OpsError', description: 'codes: validation_error (400), parse_error (400: an unreadable body, POST /api/tranche), payload_too_large (413), unsupported_media_type (415), not_authenticated / authentication_failed (401), not_found (404), method_not_allowed (405), service_unavailable (503: Temporal does not answer, /api/builds only).' },
+  {
+    ...Strict,
+    $id: 'OpsError',
+    description:
+      'Every error but a 400 of bad input (QueryValidationFailed, ParseError: the API\'s shapes): not_authenticated / authentication_failed (401), not_found (404), method_not_allowed (405), payload_too_large (413), unsupported_media_type (415), internal_error (500), service_unavailable (503: Temporal does not answer, /api/builds only).',
+  },
 );
