@@ -6,6 +6,7 @@ import request from 'supertest';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { eventually, silentLog, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
+import { testWorkflowBundle } from '../support/workflowBundle';
 import { readStream } from '../support/stream';
 import { startSmtpSink, SmtpSink } from '../support/smtpSink';
 import { runCli } from '../unit/cli/runCli';
@@ -192,6 +193,7 @@ describe('customer e-mails on migration', () => {
       connection,
       namespace: s.config.temporal.namespace,
       taskQueue: s.taskQueue,
+      workflowBundlePath: testWorkflowBundle(),
       activities: createWorkerActivities({ db: s.t.db, validator: databaseValidator({ db: s.t.db, cache: s.cache }), subjectPrefix: s.subjectPrefix, log: silentLog, mail }),
       version: { deploymentName: s.config.temporal.deploymentName, buildId: s.buildId },
     });

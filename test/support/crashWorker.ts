@@ -14,6 +14,7 @@ import { createMailer } from '../../emails/mailer';
 import { loadConfig } from '../../lib/config';
 import { Client, Connection } from '@temporalio/client';
 import { becomeCurrentIfNone } from '../../deploys/versions';
+import { testWorkflowBundle } from './workflowBundle';
 
 async function main() {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -48,7 +49,7 @@ async function main() {
         };
   // The stack's deployment and build: an import this process starts is pinned to that version,
   // and the stack's own worker (same version) takes it over once this one is killed.
-  const worker = await createWorker({ connection, namespace: 'default', taskQueue: env.TASK_QUEUE!, activities, version: { deploymentName: env.TASK_QUEUE!, buildId: env.BUILD_ID! } });
+  const worker = await createWorker({ connection, namespace: 'default', taskQueue: env.TASK_QUEUE!, workflowBundlePath: testWorkflowBundle(), activities, version: { deploymentName: env.TASK_QUEUE!, buildId: env.BUILD_ID! } });
   const running = worker.run();
   // Like a worker's first start: when no version is current yet, this one becomes current.
   const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS! }) });
