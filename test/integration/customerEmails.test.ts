@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,8 @@ import request from 'supertest';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { eventually, silentLog, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
+import { testWorkflowBundle } from '../support/workflowBundle';
+import { holdCrashWorker, type HeldCrashWorker } from '../support/crashWorkerProcess';
 import { readStream } from '../support/stream';
 import { startSmtpSink, SmtpSink } from '../support/smtpSink';
 import { runCli } from '../unit/cli/runCli';
@@ -23,6 +24,7 @@ import { registerCustomerEmailGauge } from '../../emails/metrics';
 let s: Stack;
 let sink: SmtpSink;
 let templatesDir: string;
+let crashWorker: HeldCrashWorker;
 
 type Customer = Record<string, unknown>;
 
@@ -68,6 +70,8 @@ beforeAll(async () => {
     emailReplyTo: 'help@demo-energy.example',
     emailRatePerSecond: 50,
   });
+  // The crash test's worker process loads its modules while the tests before it run.
+  crashWorker = holdCrashWorker({ DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, BUILD_ID: s.buildId, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: 'never', SMTP_URL: sink.url, SMTP_REQUIRE_TLS: 'false', EMAIL_TEMPLATES_DIR: templatesDir });
   sink.rcpt = (address, attempt) => {
     if (address.startsWith('bounce-')) return [550, '5.1.1 mailbox unavailable'];
     if (address.startsWith('tempfail-') && attempt === 1) return [451, '4.3.0 try again later'];
@@ -76,6 +80,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  crashWorker?.kill();
   await s.stop();
   await sink.close();
   fs.rmSync(templatesDir, { recursive: true, force: true });
@@ -192,6 +197,7 @@ describe('customer e-mails on migration', () => {
       connection,
       namespace: s.config.temporal.namespace,
       taskQueue: s.taskQueue,
+      workflowBundlePath: testWorkflowBundle(),
       activities: createWorkerActivities({ db: s.t.db, validator: databaseValidator({ db: s.t.db, cache: s.cache }), subjectPrefix: s.subjectPrefix, log: silentLog, mail }),
       version: { deploymentName: s.config.temporal.deploymentName, buildId: s.buildId },
     });
@@ -223,21 +229,16 @@ describe('customer e-mails on migration', () => {
   it('a worker SIGKILLed while sending leaves no e-mail unsent and none recorded twice (the re-sent copy has the same Message-ID)', async () => {
     const ext = s.ext('MAIL-CRASH');
     await s.stopWorker();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/crashWorker.ts')], {
-      env: { ...process.env, DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, BUILD_ID: s.buildId, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: 'never', SMTP_URL: sink.url, SMTP_REQUIRE_TLS: 'false', EMAIL_TEMPLATES_DIR: templatesDir },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_c, signal) => resolve(signal)));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-      child.on('exit', (code) => reject(new Error(`worker exited early (${code})`)));
-    });
+    // Loaded since beforeAll (test/support/crashWorkerProcess.ts): it polls from now on.
+    const child = crashWorker;
+    await child.start();
+    const exited = child.exited;
     // The relay has stored the first message; the sender dies before it hears 250 and before it records anything.
     let killed = false;
     sink.beforeAccept = async (m) => {
       if (killed || !m.to[0]?.startsWith(`crash-`)) return;
       killed = true;
-      child.kill('SIGKILL');
+      child.kill();
       await exited;
     };
     try {
@@ -258,7 +259,7 @@ describe('customer e-mails on migration', () => {
       expect(await outboxOf('data_import.import_process.post_import.completed', ext)).toHaveLength(1);
     } finally {
       sink.beforeAccept = async () => undefined;
-      if (!killed) child.kill('SIGKILL');
+      if (!killed) child.kill();
     }
   }, 180_000);
 

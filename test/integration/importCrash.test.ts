@@ -1,30 +1,21 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import request from 'supertest';
 import { eventually, startStack, Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
 import { readStream } from '../support/stream';
-
-function startCrashingWorker(s: Stack, crashAt: 'after-commit' | 'during'): Promise<{ exited: Promise<NodeJS.Signals | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/crashWorker.ts')], {
-    env: { ...process.env, DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, BUILD_ID: s.buildId, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: crashAt },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) resolve({ exited });
-    });
-    child.on('exit', (code) => reject(new Error(`crash worker exited early (${code})`)));
-  });
-}
+import { holdCrashWorker, HeldCrashWorker } from '../support/crashWorkerProcess';
 
 describe('a worker killed in the middle of the create activity', () => {
   let s: Stack;
+  // One crash worker per case, each loading its modules from the start (test/support/crashWorkerProcess.ts).
+  const crashing = new Map<string, HeldCrashWorker>();
   beforeAll(async () => {
     s = await startStack({ worker: false });
+    for (const crashAt of ['after-commit', 'during']) {
+      crashing.set(crashAt, holdCrashWorker({ DATABASE_URL: s.t.url, TEMPORAL_ADDRESS: s.config.temporal.address, TASK_QUEUE: s.taskQueue, BUILD_ID: s.buildId, SUBJECT_PREFIX: s.subjectPrefix, CRASH_AT: crashAt }));
+    }
   });
   afterAll(async () => {
+    for (const c of crashing.values()) c.kill();
     await s.stop();
   });
   afterEach(async () => {
@@ -33,9 +24,10 @@ describe('a worker killed in the middle of the create activity', () => {
 
   it.each(['after-commit', 'during'] as const)('(killed %s) still ends PROCESSED with exactly one account and one complete event id', async (crashAt) => {
     const ext = s.ext(`CRASH-${crashAt}`);
-    const crashing = await startCrashingWorker(s, crashAt);
+    const worker = crashing.get(crashAt)!;
+    await worker.start();
     expect((await s.request().post('/v2/data-import/accounts/').send(uniqueAccount(ext))).status).toBe(201);
-    expect(await crashing.exited).toBe('SIGKILL');
+    expect(await worker.exited).toBe('SIGKILL');
 
     // A healthy worker takes over once the workflow task of the dead one times out (10 s).
     await s.startWorker();

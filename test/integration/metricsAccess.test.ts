@@ -1,22 +1,25 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import type Koa from 'koa';
 import { startStack, Stack } from '../support/stack';
+import { loadConfig } from '../../lib/config';
 
 /**
  * Issue 39 (Low): /metrics answered anyone who reached the API port. Without METRICS_TOKEN it
  * answers a client on this host that no proxy forwarded; with it, only a request bearing it.
  */
 describe('who may read /metrics on the API port', () => {
-  describe('without METRICS_TOKEN', () => {
-    let s: Stack;
-    beforeAll(async () => {
-      s = await startStack({ worker: false, relay: false });
-    });
-    afterAll(async () => {
-      await s.stop();
-    });
+  // One stack: the token's app is the same app built with the metrics settings METRICS_TOKEN gives.
+  let s: Stack;
+  beforeAll(async () => {
+    s = await startStack({ worker: false, relay: false });
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
+  describe('without METRICS_TOKEN', () => {
     it('answers a client on loopback', async () => {
       const res = await request(s.app.callback()).get('/metrics');
       expect(res.status).toBe(200);
@@ -55,19 +58,18 @@ describe('who may read /metrics on the API port', () => {
   });
 
   describe('with METRICS_TOKEN', () => {
-    let s: Stack;
     const token = 'metrics-token-of-this-test-0123456789';
-    beforeAll(async () => {
-      s = await startStack({ worker: false, relay: false, env: { METRICS_TOKEN: token } });
-    });
-    afterAll(async () => {
-      await s.stop();
+    let app: Koa;
+    beforeAll(() => {
+      const metrics = loadConfig({ APP_ENV: 'test', METRICS_TOKEN: token }).metrics;
+      expect(metrics.token).toBe(token);
+      app = s.appWith({ ...s.config, metrics });
     });
 
     it('answers only a request bearing it, from loopback too', async () => {
-      expect((await request(s.app.callback()).get('/metrics')).status).toBe(401);
-      expect((await request(s.app.callback()).get('/metrics').set('Authorization', 'Bearer wrong-token-0123456789')).status).toBe(401);
-      const ok = await request(s.app.callback()).get('/metrics').set('Authorization', `Bearer ${token}`);
+      expect((await request(app.callback()).get('/metrics')).status).toBe(401);
+      expect((await request(app.callback()).get('/metrics').set('Authorization', 'Bearer wrong-token-0123456789')).status).toBe(401);
+      const ok = await request(app.callback()).get('/metrics').set('Authorization', `Bearer ${token}`);
       expect(ok.status).toBe(200);
       expect(ok.text).toContain('data_import_http_requests_total');
     });

@@ -3,6 +3,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { eventually, silentLog, startStack, type Stack } from '../support/stack';
 import { uniqueAccount } from '../support/fixtures';
+import { testWorkflowBundle } from '../support/workflowBundle';
 import { runCli } from '../unit/cli/runCli';
 import { findProcess } from '../../imports/store';
 import { createWorker, createWorkerActivities } from '../../worker/createWorker';
@@ -36,6 +37,7 @@ describe('worker versioning: builds side by side', () => {
       connection,
       namespace: s.config.temporal.namespace,
       taskQueue: s.taskQueue,
+      workflowBundlePath: testWorkflowBundle(),
       activities: createWorkerActivities({ db: s.t.db, validator: databaseValidator({ db: s.t.db, cache: s.cache }), subjectPrefix: s.subjectPrefix, log: silentLog, mail }),
       version: { deploymentName: s.config.temporal.deploymentName, buildId },
     });

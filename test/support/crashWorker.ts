@@ -1,7 +1,10 @@
 /**
  * A worker process that dies (SIGKILL, no cleanup) inside the create activity: after the
  * transaction committed (CRASH_AT=after-commit) or a few milliseconds into it (CRASH_AT=during).
- * Run with tsx by test/integration/importCrash.test.ts.
+ * Run with tsx by test/integration/importCrash.test.ts and customerEmails.test.ts through
+ * test/support/crashWorkerProcess.ts: with CRASH_WORKER_HOLD=1 it loads its modules (the slow part
+ * of its start, seconds under tsx) and prints `loaded`, then waits for `go` on stdin before it
+ * touches anything, so a test can start it ahead while other tests run; it prints `ready` once it polls.
  */
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import pino from 'pino';
@@ -14,10 +17,25 @@ import { createMailer } from '../../emails/mailer';
 import { loadConfig } from '../../lib/config';
 import { Client, Connection } from '@temporalio/client';
 import { becomeCurrentIfNone } from '../../deploys/versions';
+import { testWorkflowBundle } from './workflowBundle';
+
+/** Prints `loaded` and waits for `go` on stdin; exits when stdin ends first (the test is gone). */
+function holdUntilGo(): Promise<void> {
+  process.stdout.write('loaded\n');
+  return new Promise((resolve) => {
+    let text = '';
+    process.stdin.on('data', (d: Buffer) => {
+      text += d.toString();
+      if (text.includes('go')) resolve();
+    });
+    process.stdin.on('end', () => process.exit(0));
+  });
+}
 
 async function main() {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = process.env;
+  if (env.CRASH_WORKER_HOLD === '1') await holdUntilGo();
   const db = createDb(env.DATABASE_URL!, 4);
   const cache = new ReferenceDataCache(db);
   await cache.start();
@@ -48,7 +66,7 @@ async function main() {
         };
   // The stack's deployment and build: an import this process starts is pinned to that version,
   // and the stack's own worker (same version) takes it over once this one is killed.
-  const worker = await createWorker({ connection, namespace: 'default', taskQueue: env.TASK_QUEUE!, activities, version: { deploymentName: env.TASK_QUEUE!, buildId: env.BUILD_ID! } });
+  const worker = await createWorker({ connection, namespace: 'default', taskQueue: env.TASK_QUEUE!, workflowBundlePath: testWorkflowBundle(), activities, version: { deploymentName: env.TASK_QUEUE!, buildId: env.BUILD_ID! } });
   const running = worker.run();
   // Like a worker's first start: when no version is current yet, this one becomes current.
   const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS! }) });

@@ -21,6 +21,7 @@ import { becomeCurrentIfNone } from '../../deploys/versions';
 import { createTestDatabase, TestDatabase } from './db';
 import { TEST_NATS_URL, TEST_TEMPORAL_ADDRESS } from './env';
 import { testAuth } from './auth';
+import { testWorkflowBundle } from './workflowBundle';
 import request from 'supertest';
 
 export interface Stack {
@@ -148,6 +149,7 @@ export async function startStack(opts: { worker?: boolean; relay?: boolean; env?
         connection: nativeConnection,
         namespace: config.temporal.namespace,
         taskQueue,
+        workflowBundlePath: testWorkflowBundle(),
         activities: wopts.activities ? wopts.activities(real) : real,
         version: { deploymentName: config.temporal.deploymentName, buildId: wopts.buildId ?? stack.buildId },
       });

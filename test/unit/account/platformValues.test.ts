@@ -55,8 +55,14 @@ type Json = any;
  * The example account with every platform field set (test/support/platformSample.ts), then made
  * valid where a sample value means nothing here: reference data the example knows, a prepay meter
  * for its prepay details, UK phone numbers, an ACTIVE_NEW preference naming the account's mandate.
+ * Built once (filling every platform field costs more than validating the account: ~65 ms against
+ * ~45 ms on the 2-core machines, and this file validates ~2,400 accounts); each test gets a copy.
  */
 function base(): Json {
+  return structuredClone(BASE);
+}
+
+function buildBase(): Json {
   const a = everyPlatformField(example());
   a.payment_instructions = [{ reference: 'DD-1', type: 'DIRECT_DEBIT', vendor: 'BOTTOMLINE_PTX', instruction_identifier: 'I-1' }];
   a.payment_preferences = [{ type: 'ACTIVE_NEW', ledger_identifier: 'L-1', instruction_reference_params: { instruction_identifier: 'I-1' } }];
@@ -116,6 +122,7 @@ const LEGACY_BILLING = ['billing_address1', 'billing_address2', 'billing_address
 /** The platform's gas-only fields of a meter point and of a meter (account/rules/platformMeters.ts). */
 const GAS_POINT_FIELDS = ['ldz', 'mam_to_appoint'];
 const GAS_METER_FIELDS = ['units_of_measure', 'last_billed_to_date'];
+const BASE: Json = buildBase();
 
 /** Sets `value` at `path` (`*`: the first item), failing when the account has no such place; its concrete attr. */
 function setAt(account: Json, path: string, value: unknown): string {
