@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { allRules } from './build';
 import type { Row, RowSink } from './extract';
+import { duplicateChanges } from './duplicates';
 import { MAP_CODES, type MapIssue } from './issues';
 import type { ListNode, Mapping, TableSpec } from './spec';
 
@@ -125,28 +126,7 @@ export class MapStore {
     );
     const rows = result.getRows();
     if (rows.length === 0) return;
-    const first = new Map<string, { ord: number; file: string; line: number; v: string; error: MapIssue | null; changed: boolean }>();
-    const changes = new Map<number, MapIssue | null>();
-    for (const r of rows) {
-      const row = { ord: r[0] as number, file: this.files[r[1] as number], line: r[2] as number, error: r[3] === null ? null : (JSON.parse(r[3] as string) as MapIssue), v: r[4] as string, changed: false };
-      const key = r[5] as string;
-      const f = first.get(key);
-      if (!f) {
-        first.set(key, row);
-        continue;
-      }
-      if (f.v === row.v) {
-        changes.set(row.ord, null);
-        continue;
-      }
-      const detail = `${table.name}: key ${table.key.join(', ')} = ${key.split(SEP).join(', ')} on ${f.file}:${f.line} and ${row.file}:${row.line} with different values`;
-      const dup: MapIssue = { code: MAP_CODES.duplicateKey, account: null, file: row.file, line: row.line, column: table.key.join(','), value: key.split(SEP).join(','), ruleLine: table.line, detail };
-      if (!row.error) changes.set(row.ord, dup);
-      if (!f.error) {
-        f.error = { ...dup, file: f.file, line: f.line };
-        changes.set(f.ord, f.error);
-      }
-    }
+    const changes = duplicateChanges(table, rows, this.files);
     await this.conn.run('CREATE OR REPLACE TEMP TABLE _dup (_ord INTEGER, _e VARCHAR)');
     const appender = await this.conn.createAppender('_dup');
     for (const [ord, error] of changes) {
