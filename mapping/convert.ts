@@ -4,6 +4,17 @@ export type Converted = { ok: true; value: unknown } | { ok: false; detail: stri
 
 const fail = (detail: string): Converted => ({ ok: false, detail });
 
+const JSON_ESCAPED = /[\\\u0000-\u001f]/;
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** The number patterns of an amount, with a point or a comma for decimals: built once, not per value. */
+const NUMBER_PATTERN = new Map<boolean, RegExp>(
+  ([false, true] as const).map((comma) => {
+    const [thousands, point] = comma ? ['.', ','] : [',', '.'];
+    return [comma, new RegExp(`^\\d{1,3}(\\${thousands}\\d{3})*(\\${point}\\d+)?$|^\\d+(\\${point}\\d+)?$`)];
+  }),
+);
+
 /**
  * A legacy text to the value its column declares (mapping/spec.ts ColumnSpec): dates in the old
  * system's order, amounts in pence or with implied decimals, currency symbols, thousands
@@ -18,6 +29,11 @@ export function convertValue(col: ColumnSpec, raw: string, row: Record<string, s
     case 'string':
       return { ok: true, value: raw };
     case 'json':
+      // The texts most cells hold, read as JSON.parse would without its call: a string with no
+      // escape or control character, a literal, a number.
+      if (raw.charCodeAt(0) === 34 && raw.length > 1 && raw.indexOf('"', 1) === raw.length - 1 && !JSON_ESCAPED.test(raw)) return { ok: true, value: raw.slice(1, -1) };
+      if (raw === 'true' || raw === 'false' || raw === 'null') return { ok: true, value: raw === 'null' ? null : raw === 'true' };
+      if (JSON_NUMBER.test(raw)) return { ok: true, value: Number(raw) };
       try {
         return { ok: true, value: JSON.parse(raw) as unknown };
       } catch {
@@ -108,7 +124,7 @@ function amount(col: ColumnSpec, text: string, row: Record<string, string>): Con
     else if (!['', '+', 'CR'].includes(sign)) return fail(`sign column ${col.signColumn} holds "${sign}": not -, +, DR or CR`);
   }
   const [thousands, point] = col.decimalComma ? ['.', ','] : [',', '.'];
-  if (!new RegExp(`^\\d{1,3}(\\${thousands}\\d{3})*(\\${point}\\d+)?$|^\\d+(\\${point}\\d+)?$`).test(t)) return fail(`"${text}" is not a number`);
+  if (!NUMBER_PATTERN.get(col.decimalComma === true)!.test(t)) return fail(`"${text}" is not a number`);
   t = t.split(thousands).join('');
   let [whole, frac = ''] = t.split(point);
   const shift = (col.pence ? 2 : 0) + (col.impliedDecimals ?? 0);

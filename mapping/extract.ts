@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseCsvText } from './csv';
+import { CsvReader } from './csv';
 import { MAP_CODES, type MapIssue } from './issues';
-import type { TableSpec } from './spec';
+import type { ColumnSpec, TableSpec } from './spec';
 
 /** One data row of a legacy table: its file (relative to the extract folder), physical line and texts. */
 export interface Row {
@@ -63,93 +63,209 @@ export function decode(bytes: Buffer, encoding: TableSpec['encoding'], file: str
   return { text };
 }
 
+/**
+ * One row as the reader hands it on: its declared columns' texts in the table's column order
+ * (undefined: a record that holds none, as a fixed-width record of an unknown type).
+ */
+export type RowSink = (file: string, line: number, values: (string | undefined)[], error?: MapIssue) => void;
+
+/** Bytes read from a file at a time: a table's files are streamed, never held whole. */
+const PIECE = 4 << 20;
+
 /** Reads every file of a table: rows with their physical lines, or the errors that stop the run. */
 export function readTable(dir: string, table: TableSpec): TableRead {
-  const files = tableFiles(dir, table.files);
-  const fatal: MapIssue[] = [];
+  const cols = [...table.columns.keys()];
   const rows: Row[] = [];
-  if (files.length === 0) {
-    fatal.push({ code: MAP_CODES.fileMissing, account: null, file: table.files, ruleLine: table.line, detail: `table ${table.name}: no file ${table.files} in ${dir}` });
-    return { rows, fatal };
-  }
-  let firstHeader: string[] | null = null;
-  for (const file of files) {
-    const bytes = fs.readFileSync(path.join(dir, file));
-    const decoded = decode(bytes, table.encoding, file);
-    if ('issue' in decoded) {
-      fatal.push(decoded.issue);
-      continue;
-    }
-    if (decoded.text.trim() === '') {
-      fatal.push({ code: MAP_CODES.fileEmpty, account: null, file, line: 1, detail: `${file} is empty${table.format === 'csv' ? ' (not even a header)' : ''}` });
-      continue;
-    }
-    const read: TableRead & { header?: string[] } = table.format === 'csv' ? readCsv(decoded.text, file, table, firstHeader) : readFixed(decoded.text, file, table);
-    firstHeader ??= read.header ?? null;
-    fatal.push(...read.fatal);
-    for (const r of read.rows) rows.push(r);
-  }
+  let file: Row[] = [];
+  // A file's rows are kept only once it was read without an error that stops the run (as a run would).
+  const fatal = streamTable(
+    dir,
+    table,
+    (f, line, texts, error) => {
+      const values: Record<string, string> = {};
+      for (let i = 0; i < cols.length; i++) if (texts[i] !== undefined) values[cols[i]] = texts[i]!;
+      file.push(error ? { file: f, line, values, error } : { file: f, line, values });
+    },
+    (_, ok) => {
+      if (ok) for (const r of file) rows.push(r);
+      file = [];
+    },
+  );
   return { rows, fatal };
 }
 
-function readCsv(text: string, file: string, table: TableSpec, firstHeader: string[] | null): TableRead & { header?: string[] } {
-  const parsed = parseCsvText(text, table.delimiter, table.quote);
+/**
+ * Streams every file of a table to `onRow`, a piece at a time: the errors that stop the run are
+ * returned (a file's rows already handed on before one is found are then worth nothing: no book is
+ * written). `onFile` is told when each file ends and whether it was read without such an error.
+ */
+export function streamTable(dir: string, table: TableSpec, onRow: RowSink, onFile?: (file: string, ok: boolean) => void): MapIssue[] {
+  const files = tableFiles(dir, table.files);
   const fatal: MapIssue[] = [];
-  if (parsed.error) fatal.push({ code: MAP_CODES.unterminatedQuote, account: null, file, line: parsed.error.line, detail: `${file}:${parsed.error.line}: ${parsed.error.detail}` });
-  const [head, ...records] = parsed.records;
-  const header = head.fields.map((h) => h.trim());
-  if (firstHeader && header.join('\u0000') !== firstHeader.join('\u0000')) {
-    fatal.push({ code: MAP_CODES.headerMismatch, account: null, file, line: head.line, detail: `${file}:${head.line}: header ${header.join(table.delimiter)} differs from the table's first file's (${firstHeader.join(table.delimiter)})` });
+  if (files.length === 0) {
+    fatal.push({ code: MAP_CODES.fileMissing, account: null, file: table.files, ruleLine: table.line, detail: `table ${table.name}: no file ${table.files} in ${dir}` });
+    return fatal;
   }
-  for (const col of table.columns.values()) {
-    if (!header.includes(col.name)) fatal.push({ code: MAP_CODES.columnMissing, account: null, file, line: head.line, column: col.name, ruleLine: col.line, detail: `${file}:${head.line}: no column ${col.name} in the header (the mapping declares it at line ${col.line})` });
+  const first: { header: string[] | null } = { header: null };
+  for (const file of files) {
+    const issues = streamFile(path.join(dir, file), file, table, first, onRow);
+    fatal.push(...issues);
+    onFile?.(file, issues.length === 0);
   }
-  if (fatal.length > 0) return { rows: [], fatal, header };
-  const index = [...table.columns.keys()].map((c) => [c, header.indexOf(c)] as const);
-  const rows: Row[] = [];
-  for (const r of records) {
-    if (r.fields.length === 1 && r.fields[0] === '') continue;
-    const values: Record<string, string> = {};
-    for (const [c, i] of index) values[c] = r.fields[i] ?? '';
-    const row: Row = { file, line: r.line, values };
-    if (r.fields.length !== header.length) {
-      row.error = { code: MAP_CODES.columnCount, account: null, file, line: r.line, detail: `${file}:${r.line}: ${r.fields.length} fields where the header has ${header.length}` };
-    }
-    rows.push(row);
-  }
-  return { rows, fatal: [], header };
+  return fatal;
 }
 
-function readFixed(text: string, file: string, table: TableSpec): TableRead {
-  const rows: Row[] = [];
-  const fatal: MapIssue[] = [];
-  const rt = table.recordType;
-  const width = Math.max(...[...table.columns.values()].map((c) => (c.start ?? 1) + (c.length ?? 0) - 1));
-  text.split(/\r?\n/).forEach((record, i) => {
-    const line = i + 1;
+/** A file's decoded text handed on in pieces: the first piece holds a character that is not white space. */
+function streamFile(where: string, file: string, table: TableSpec, first: { header: string[] | null }, onRow: RowSink): MapIssue[] {
+  const fd = fs.openSync(where, 'r');
+  try {
+    const parser = table.format === 'csv' ? new CsvRows(file, table, first, onRow) : new FixedRows(file, table, onRow);
+    const decoder = table.encoding === 'utf-8' ? new TextDecoder('utf-8', { ignoreBOM: true }) : null;
+    const buffer = Buffer.allocUnsafe(PIECE);
+    let start = true;
+    let lines = 0;
+    // White space before anything else waits: a file of nothing but white space is empty.
+    let blank = '';
+    let seen = false;
+    for (;;) {
+      const got = fs.readSync(fd, buffer, 0, PIECE, null);
+      let bytes = buffer.subarray(0, got);
+      if (start && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      start = false;
+      let text = decoder ? decoder.decode(bytes, { stream: got > 0 }) : bytes.toString('latin1');
+      if (table.encoding === 'windows-1252') text = text.replace(/[\u0080-\u009f]/g, (c) => CP1252_80_9F[c.charCodeAt(0) - 0x80]);
+      if (decoder) {
+        const bad = text.indexOf('\uFFFD');
+        if (bad >= 0) {
+          const line = lines + countLines(text, bad) + 1;
+          return [{ code: MAP_CODES.fileEncoding, account: null, file, line, detail: `${file} is not UTF-8 at line ${line}: declare its encoding (windows-1252, iso-8859-1) on the table` }];
+        }
+        lines += countLines(text, text.length);
+      }
+      if (!seen) {
+        if (/\S/.test(text)) {
+          seen = true;
+          text = blank + text;
+          blank = '';
+        } else blank += text;
+      }
+      if (seen) {
+        const stop = parser.push(text, got === 0);
+        if (stop) return stop;
+      }
+      if (got === 0) break;
+    }
+    if (!seen) return [{ code: MAP_CODES.fileEmpty, account: null, file, line: 1, detail: `${file} is empty${table.format === 'csv' ? ' (not even a header)' : ''}` }];
+    return [];
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function countLines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** A CSV file's records to rows: its header checked against the table's columns and its first file's header. */
+class CsvRows {
+  private readonly reader: CsvReader;
+  private header: string[] | null = null;
+  private index: number[] = [];
+  private readonly issues: MapIssue[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly table: TableSpec,
+    private readonly first: { header: string[] | null },
+    private readonly onRow: RowSink,
+  ) {
+    this.reader = new CsvReader(table.delimiter, table.quote, (fields, line) => this.record(fields, line));
+  }
+
+  /** The next piece; the errors that stop the run once the last piece is read. */
+  push(text: string, final: boolean): MapIssue[] | null {
+    const { file } = this;
+    const error = this.reader.push(text, final);
+    if (error) return [{ code: MAP_CODES.unterminatedQuote, account: null, file, line: error.line, detail: `${file}:${error.line}: ${error.detail}` }, ...this.issues];
+    return final && this.issues.length > 0 ? this.issues : null;
+  }
+
+  private record(fields: string[], line: number): void {
+    const { file, table } = this;
+    if (!this.header) {
+      const header = (this.header = fields.map((h) => h.trim()));
+      const firstHeader = this.first.header;
+      this.first.header ??= header;
+      if (firstHeader && header.join('\u0000') !== firstHeader.join('\u0000')) {
+        this.issues.push({ code: MAP_CODES.headerMismatch, account: null, file, line, detail: `${file}:${line}: header ${header.join(table.delimiter)} differs from the table's first file's (${firstHeader.join(table.delimiter)})` });
+      }
+      for (const col of table.columns.values()) {
+        if (!header.includes(col.name)) this.issues.push({ code: MAP_CODES.columnMissing, account: null, file, line, column: col.name, ruleLine: col.line, detail: `${file}:${line}: no column ${col.name} in the header (the mapping declares it at line ${col.line})` });
+      }
+      this.index = [...table.columns.keys()].map((c) => header.indexOf(c));
+      return;
+    }
+    // A file whose header is wrong is read on only for an unterminated quote: none of its rows count.
+    if (this.issues.length > 0) return;
+    if (fields.length === 1 && fields[0] === '') return;
+    const values = this.index.map((i) => fields[i] ?? '');
+    if (fields.length !== this.header.length) {
+      this.onRow(file, line, values, { code: MAP_CODES.columnCount, account: null, file, line, detail: `${file}:${line}: ${fields.length} fields where the header has ${this.header.length}` });
+    } else this.onRow(file, line, values);
+  }
+}
+
+/** A fixed-width file's records to rows, line by line (a piece's last, unfinished line waits for the next). */
+class FixedRows {
+  private tail = '';
+  private line = 0;
+  private readonly width: number;
+  private readonly last: number;
+  private readonly columns: ColumnSpec[];
+
+  constructor(
+    private readonly file: string,
+    private readonly table: TableSpec,
+    private readonly onRow: RowSink,
+  ) {
+    this.columns = [...table.columns.values()];
+    this.width = Math.max(...this.columns.map((c) => (c.start ?? 1) + (c.length ?? 0) - 1));
+    this.last = table.columns.size > 0 ? lastLength(table) : 0;
+  }
+
+  push(text: string, final: boolean): MapIssue[] | null {
+    const records = (this.tail + text).split(/\r?\n/);
+    this.tail = final ? '' : records.pop()!;
+    for (const record of records) this.record(record, ++this.line);
+    return null;
+  }
+
+  private record(record: string, line: number): void {
+    const { file, table, width } = this;
     if (record.trim() === '') return;
+    const rt = table.recordType;
     if (rt) {
       const type = record.substr(rt.start - 1, rt.length);
       if (type === rt.header || type === rt.trailer) return;
       if (type !== rt.data) {
-        rows.push({ file, line, values: {}, error: { code: MAP_CODES.recordType, account: null, file, line, value: type, detail: `${file}:${line}: record type "${type}" is not data (${rt.data}), header or trailer` } });
+        this.onRow(file, line, this.columns.map(() => undefined), { code: MAP_CODES.recordType, account: null, file, line, value: type, detail: `${file}:${line}: record type "${type}" is not data (${rt.data}), header or trailer` });
         return;
       }
     }
-    const values: Record<string, string> = {};
-    for (const c of table.columns.values()) values[c.name] = record.substr((c.start ?? 1) - 1, c.length).trim();
-    const row: Row = { file, line, values };
+    const values = this.columns.map((c) => record.substr((c.start ?? 1) - 1, c.length).trim());
     if (record.trimEnd().length > width || record.length < width) {
       const shorter = record.length < width;
       // A trailing blank field may be cut by an editor: only text past the last column is an error,
       // or a record that stops before a column that holds a value.
-      if (!shorter || record.trimEnd().length < width - (table.columns.size > 0 ? lastLength(table) : 0)) {
-        row.error = { code: shorter ? MAP_CODES.recordShort : MAP_CODES.columnCount, account: null, file, line, detail: `${file}:${line}: the record is ${record.length} characters where its columns take ${width}` };
+      if (!shorter || record.trimEnd().length < width - this.last) {
+        this.onRow(file, line, values, { code: shorter ? MAP_CODES.recordShort : MAP_CODES.columnCount, account: null, file, line, detail: `${file}:${line}: the record is ${record.length} characters where its columns take ${width}` });
+        return;
       }
     }
-    rows.push(row);
-  });
-  return { rows, fatal };
+    this.onRow(file, line, values);
+  }
 }
 
 function lastLength(table: TableSpec): number {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import { inTranche, type Tranche } from '../lib/tranche';
-import { AccountBuilder, deduplicateRows } from './build';
+import { AccountBuilder } from './build';
 import { MapStore } from './store';
-import { readTable, type Row } from './extract';
+import { streamTable } from './extract';
 import type { MapIssue } from './issues';
 import { ruleColumn, type AccountTrace } from './rules';
 import { loadMapping } from './load';
 import { writeReport, type MapStats } from './report';
-import type { ListNode, Mapping, ObjectNode } from './spec';
+import type { Condition, ListNode, Mapping, ObjectNode } from './spec';
 import { createMapValidator } from './validate';
 
 export interface MapOptions {
@@ -52,8 +52,8 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   const quarantine = o.quarantine ?? `${o.out}.quarantine.ndjson`;
   const stats: MapStats = { rowsRead: {}, accounts: 0, valid: 0, quarantined: 0, outsideTranche: 0, orphans: 0, seconds: 0 };
   const fatal: MapIssue[] = [];
-  // Each table is read, made distinct by key and handed to DuckDB before the next is read: the
-  // JavaScript heap holds one table at a time, and the account table's rows (one per account).
+  // Each table's files are streamed into DuckDB (mapping/store.ts) and made distinct by key there:
+  // the JavaScript heap holds a piece of a file at a time, then one account's rows.
   const store = await MapStore.open(mapping);
   try {
     return await mapWith(store);
@@ -62,15 +62,26 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   }
 
   async function mapWith(store: MapStore): Promise<MapSummary> {
-  let accountTable: Row[] = [];
   for (const table of mapping.tables.values()) {
-    const read = readTable(o.extracts, table);
-    stats.rowsRead[table.name] = read.rows.length;
-    fatal.push(...read.fatal);
-    if (fatal.length > 0) continue;
-    const rows = deduplicateRows(table, read.rows);
-    await store.append(table, rows);
-    if (table.name === mapping.account.table) accountTable = rows;
+    const { sink, end } = await store.appender(table);
+    let read = 0;
+    let inFile = 0;
+    // After an error that stops the run, files are still read (for their own errors), not stored.
+    const issues = streamTable(
+      o.extracts,
+      table,
+      (file, line, values, error) => {
+        inFile++;
+        if (fatal.length === 0) sink(file, line, values, error);
+      },
+      (_, ok) => {
+        if (ok) read += inFile;
+        inFile = 0;
+      },
+    );
+    await end();
+    stats.rowsRead[table.name] = read;
+    fatal.push(...issues);
   }
   const done = (issues: MapIssue[], extra: Partial<MapSummary>): MapSummary => {
     stats.seconds = (Date.now() - started) / 1000;
@@ -80,8 +91,10 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   // whose accounts may each miss a row nobody saw.
   if (fatal.length > 0) return done(fatal, { fatal: true });
 
-  const accountRows = new AccountBuilder(mapping, new Map([[mapping.account.table, accountTable]]), true).accountRows();
-  accountTable = [];
+  // The accounts chosen (where, order, distinct) on the few columns that decide it; their rows whole
+  // come from the store one account at a time.
+  const candidates = await store.accountCandidates(selectionColumns(mapping));
+  const accountRows = new AccountBuilder(mapping, new Map([[mapping.account.table, candidates]]), true).accountRows();
   await store.setAccounts(accountRows);
   const orphans = await store.orphans();
   stats.orphans = orphans.length;
@@ -101,7 +114,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
       }
       const own = await perAccount.next();
       if (own.done) throw new Error('the store ran out of accounts');
-      const { account, trace } = new AccountBuilder(mapping, own.value, true).build(accountRows[i]);
+      const { account, trace } = new AccountBuilder(mapping, own.value.tables, true).build(own.value.account);
       const number = typeof account.external_account_number === 'string' ? account.external_account_number : trace.account;
       if (o.tranche && !inTranche(o.tranche, number)) {
         stats.outsideTranche++;
@@ -153,6 +166,15 @@ function traced(trace: AccountTrace, attr: string): Partial<MapIssue> {
     return { file: at.row.file, line: at.row.line, column, value: column === undefined ? undefined : at.row.values[column], ruleLine: rule?.line ?? at.node.line, field };
   }
   return {};
+}
+
+/** The account table's columns its `where`, `order` (with their sign columns) and `distinct` read. */
+function selectionColumns(mapping: Mapping): string[] {
+  const node = mapping.account;
+  const table = mapping.tables.get(node.table);
+  const of = (c: Condition): string[] => ('of' in c ? c.of.flatMap(of) : [c.column]);
+  const order = node.order.flatMap((c) => [c, table?.columns.get(c)?.signColumn].filter((x): x is string => x !== undefined));
+  return [...new Set([...(node.where ? of(node.where) : []), ...order, ...(node.distinct ?? [])])];
 }
 
 function unconfirmedLines(node: ObjectNode | ListNode): number[] {

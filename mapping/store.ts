@@ -1,6 +1,7 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { allRules } from './build';
-import type { Row } from './extract';
+import type { Row, RowSink } from './extract';
+import { duplicateChanges } from './duplicates';
 import { MAP_CODES, type MapIssue } from './issues';
 import type { ListNode, Mapping, TableSpec } from './spec';
 
@@ -15,8 +16,10 @@ interface Edge {
 
 /**
  * The extract's rows held in DuckDB (in memory, spilling to disk past its memory limit) rather than
- * in the JavaScript heap: a table per legacy table (`_ord` the read order, `_file`, `_line`, the
- * row's reading error, the declared columns as text, and per join the trimmed key it joins on).
+ * in the JavaScript heap: a table per legacy table (`_ord` the read order, `_f` the file's number,
+ * `_l` its physical line, `_e` the row's error as JSON, `_v` the declared columns' texts as one JSON
+ * array, `_dk` the trimmed key of a table with one, and per join the trimmed key it joins on). Rows
+ * are appended as they are read (mapping/extract.ts streams the files) and made distinct by key here.
  * DuckDB gives each child row the accounts it belongs to (joins up the tree, computed once per
  * list), finds orphans (anti-joins) and streams every list's rows ordered by account, so building
  * the book holds one account's rows at a time (mapping/run.ts).
@@ -28,6 +31,8 @@ export class MapStore {
   /** Per table: the key columns it carries, name → the columns whose trimmed values make the key. */
   private readonly keys = new Map<string, Map<string, string[]>>();
   private ord = 0;
+  /** The extract's files by number (`_f`). */
+  private readonly files: string[] = [];
 
   private constructor(
     private readonly mapping: Mapping,
@@ -57,7 +62,7 @@ export class MapStore {
     const store = new MapStore(mapping, db, conn);
     for (const t of mapping.tables.values()) {
       const keys = [...store.keys.get(t.name)!.keys()].map((k) => `, ${k} VARCHAR`);
-      await conn.run(`CREATE TABLE ${store.tableId(t)} (_ord INTEGER, _row VARCHAR${keys.join('')})`);
+      await conn.run(`CREATE TABLE ${store.tableId(t)} (_ord INTEGER, _f INTEGER, _l INTEGER, _e VARCHAR, _v VARCHAR${t.key ? ', _dk VARCHAR' : ''}${keys.join('')})`);
     }
     return store;
   }
@@ -67,21 +72,93 @@ export class MapStore {
     return `t${[...this.mapping.tables.keys()].indexOf(name)}`;
   }
 
-  /** Appends a table's rows (already made distinct by key); each row gets its `ord`. */
-  async append(table: TableSpec, rows: Row[]): Promise<void> {
-    const appender = await this.conn.createAppender(this.tableId(table));
-    const keys = [...this.keys.get(table.name)!.values()];
+  /**
+   * A sink for a table's rows as they are read (mapping/extract.ts): each row gets its `ord`; `end`
+   * closes the appender and makes the table distinct by key (deduplicate).
+   */
+  async appender(table: TableSpec): Promise<{ sink: RowSink; end: () => Promise<void> }> {
+    const appender: DuckDBAppender = await this.conn.createAppender(this.tableId(table));
     const cols = this.columns.get(table.name)!;
-    for (const row of rows) {
-      row.ord = this.ord++;
-      appender.appendInteger(row.ord);
-      // The row whole as one JSON text: a value per call into DuckDB costs more than the row's
+    const at = (c: string) => cols.indexOf(c);
+    const keys = [...this.keys.get(table.name)!.values()].map((k) => k.map(at));
+    const key = table.key?.map(at);
+    let fileName = '';
+    let fileNo = -1;
+    const text = (values: (string | undefined)[], i: number) => (i < 0 ? '' : (values[i] ?? '').trim());
+    const sink: RowSink = (file, line, values, error) => {
+      if (file !== fileName) {
+        fileName = file;
+        fileNo = this.files.indexOf(file);
+        if (fileNo < 0) fileNo = this.files.push(file) - 1;
+      }
+      appender.appendInteger(this.ord++);
+      appender.appendInteger(fileNo);
+      appender.appendInteger(line);
+      if (error) appender.appendVarchar(JSON.stringify(error));
+      else appender.appendNull();
+      // The row's texts as one JSON text: a value per call into DuckDB costs more than the row's
       // JSON.stringify and JSON.parse, and DuckDB only joins and orders on the keys beside it.
-      appender.appendVarchar(JSON.stringify([row.file, row.line, row.error ?? null, ...cols.map((c) => row.values[c] ?? null)]));
-      for (const k of keys) appender.appendVarchar(k.map((c) => (row.values[c] ?? '').trim()).join(SEP));
+      appender.appendVarchar(JSON.stringify(values));
+      if (key) appender.appendVarchar(key.length === 1 ? text(values, key[0]) : key.map((i) => text(values, i)).join(SEP));
+      for (const k of keys) appender.appendVarchar(k.length === 1 ? text(values, k[0]) : k.map((i) => text(values, i)).join(SEP));
+      appender.endRow();
+    };
+    return {
+      sink,
+      end: async () => {
+        appender.closeSync();
+        await this.deduplicate(table);
+      },
+    };
+  }
+
+  /**
+   * A row repeated whole is one row (legacy extracts repeat rows when a join fanned out); two rows
+   * with one key and different values are a duplicate key, an error on each row's account. DuckDB
+   * finds the keys held more than once; only their rows come to JavaScript, compared in read order
+   * with the key's first row (as mapping/build.ts deduplicateRows does for rows in memory).
+   */
+  private async deduplicate(table: TableSpec): Promise<void> {
+    if (!table.key) return;
+    const id = this.tableId(table);
+    const result = await this.conn.runAndReadAll(
+      `SELECT _ord, _f, _l, _e, _v, _dk FROM ${id} WHERE _dk IN (SELECT _dk FROM ${id} GROUP BY _dk HAVING count(*) > 1) ORDER BY _ord`,
+    );
+    const rows = result.getRows();
+    if (rows.length === 0) return;
+    const changes = duplicateChanges(table, rows, this.files);
+    await this.conn.run('CREATE OR REPLACE TEMP TABLE _dup (_ord INTEGER, _e VARCHAR)');
+    const appender = await this.conn.createAppender('_dup');
+    for (const [ord, error] of changes) {
+      appender.appendInteger(ord);
+      if (error) appender.appendVarchar(JSON.stringify(error));
+      else appender.appendNull();
       appender.endRow();
     }
     appender.closeSync();
+    await this.conn.run(`DELETE FROM ${id} WHERE _ord IN (SELECT _ord FROM _dup WHERE _e IS NULL)`);
+    await this.conn.run(`UPDATE ${id} SET _e = _dup._e FROM _dup WHERE ${id}._ord = _dup._ord AND _dup._e IS NOT NULL`);
+  }
+
+  /**
+   * The account table's rows for choosing the accounts (its `where`, `order`, `distinct`): each with
+   * its `ord`, file and line and only the columns those read, so a million accounts fit the heap.
+   */
+  async accountCandidates(columns: string[]): Promise<Row[]> {
+    const table = this.mapping.account.table;
+    const cols = this.columns.get(table)!;
+    const wanted = columns.map((c) => [c, cols.indexOf(c)] as const).filter(([, i]) => i >= 0);
+    const out: Row[] = [];
+    const result = await this.conn.stream(`SELECT _ord, _f, _l, _v FROM ${this.tableId(table)} ORDER BY _ord`);
+    for await (const rows of result.yieldRows()) {
+      for (const r of rows) {
+        const texts = wanted.length > 0 ? (JSON.parse(r[3] as string) as (string | null)[]) : [];
+        const values: Record<string, string> = {};
+        for (const [c, i] of wanted) if (texts[i] !== null && texts[i] !== undefined) values[c] = texts[i]!;
+        out.push({ ord: r[0] as number, file: this.files[r[1] as number], line: r[2] as number, values });
+      }
+    }
+    return out;
   }
 
   /** The accounts, in the book's order: the account table's rows as mapping/build.ts selected them. */
@@ -104,13 +181,14 @@ export class MapStore {
     }
   }
 
+  /** A stored row from `_ord, _f, _l, _e, _v` at `from` of a result row. */
   private row(table: string, r: unknown[], from: number): Row {
     const cols = this.columns.get(table)!;
-    const [file, line, error, ...texts] = JSON.parse(r[from + 1] as string) as [string, number, MapIssue | null, ...(string | null)[]];
+    const texts = JSON.parse(r[from + 4] as string) as (string | null)[];
     const values: Record<string, string> = {};
     for (let i = 0; i < cols.length; i++) if (texts[i] !== null) values[cols[i]] = texts[i]!;
-    const row: Row = { ord: r[from] as number, file, line, values };
-    if (error) row.error = error;
+    const row: Row = { ord: r[from] as number, file: this.files[r[from + 1] as number], line: r[from + 2] as number, values };
+    if (r[from + 3] !== null) row.error = JSON.parse(r[from + 3] as string) as MapIssue;
     return row;
   }
 
@@ -125,7 +203,7 @@ export class MapStore {
       const node = e.node;
       const parentTable = e.parent.node.table;
       const result = await this.conn.runAndReadAll(
-        `SELECT * FROM ${this.tableId(node.table)} c WHERE NOT EXISTS (SELECT 1 FROM ${this.tableId(parentTable)} p WHERE p.kp${e.id} = c.kc${e.id}) ORDER BY c._ord`,
+        `SELECT c._ord, c._f, c._l, c._e, c._v FROM ${this.tableId(node.table)} c WHERE NOT EXISTS (SELECT 1 FROM ${this.tableId(parentTable)} p WHERE p.kp${e.id} = c.kc${e.id}) ORDER BY c._ord`,
       );
       for (const r of result.getRows()) {
         const row = this.row(node.table, r, 0);
@@ -141,19 +219,21 @@ export class MapStore {
    * every list over that table that belong to the account, in read order. One streaming query per
    * list, merged on the account's number, so only the current account's rows are in memory.
    */
-  async *accounts(count: number): AsyncGenerator<Map<string, Row[]>> {
+  async *accounts(count: number): AsyncGenerator<{ account: Row; tables: Map<string, Row[]> }> {
     const lists = this.edges.filter((e) => e.parent);
     const conns: DuckDBConnection[] = [];
     const cursors: { edge: Edge; it: AsyncIterator<unknown[][]>; rows: unknown[][]; at: number; done: boolean }[] = [];
     try {
-      for (const edge of lists) {
+      // The account's own row first (edge 0: own0 is the accounts in the book's order), then each list's.
+      for (const edge of this.edges) {
         const conn = await this.db.connect();
         conns.push(conn);
-        const result = await conn.stream(`SELECT o.a, t.* FROM own${edge.id} o JOIN ${this.tableId(edge.node.table)} t ON t._ord = o._ord ORDER BY o.a, t._ord`);
+        const result = await conn.stream(`SELECT o.a, t._ord, t._f, t._l, t._e, t._v FROM own${edge.id} o JOIN ${this.tableId(edge.node.table)} t ON t._ord = o._ord ORDER BY o.a, t._ord`);
         cursors.push({ edge, it: result.yieldRows()[Symbol.asyncIterator](), rows: [], at: 0, done: false });
       }
       for (let a = 0; a < count; a++) {
         const tables = new Map<string, Row[]>();
+        let account: Row | null = null;
         for (const c of cursors) {
           const table = c.edge.node.table;
           for (;;) {
@@ -171,11 +251,16 @@ export class MapStore {
             const r = c.rows[c.at];
             if ((r[0] as number) !== a) break;
             c.at++;
+            if (!c.edge.parent) {
+              account = this.row(table, r, 1);
+              continue;
+            }
             let list = tables.get(table);
             if (!list) tables.set(table, (list = []));
             list.push(this.row(table, r, 1));
           }
         }
+        if (!account) throw new Error(`the store has no row for account ${a}`);
         // A table under two lists: its rows once each, in read order.
         for (const [table, list] of tables) {
           if (lists.filter((e) => e.node.table === table).length < 2) continue;
@@ -185,7 +270,7 @@ export class MapStore {
             list.sort((x, y) => x.ord! - y.ord!).filter((r) => !seen.has(r.ord!) && seen.add(r.ord!)),
           );
         }
-        yield tables;
+        yield { account, tables };
       }
     } finally {
       for (const c of conns) c.closeSync();

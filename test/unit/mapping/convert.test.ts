@@ -5,6 +5,20 @@ const col = (over: Partial<ColumnSpec>): ColumnSpec => ({ name: 'C', line: 1, ty
 const conv = (over: Partial<ColumnSpec>, text: string, row: Record<string, string> = {}) => convertValue(col(over), text, row);
 
 describe('legacy value conversions', () => {
+  it('reads a JSON cell as JSON.parse does, and refuses what it refuses', () => {
+    const texts = ['"plain"', '"say \\"hi\\""', '"tab\there"', '"\\u00e9"', '""', '"a"b"', '"unclosed', '18372.3', '-0', '1e5', '01', '+1', '.5', '1.', ' 12', 'true', 'false', 'null', 'True', '[1,"x"]', '{"a":null}'];
+    for (const t of texts) {
+      let expected: unknown;
+      try {
+        expected = { ok: true, value: JSON.parse(t) as unknown };
+      } catch {
+        expected = { ok: false };
+      }
+      const got = conv({ type: 'json' }, t);
+      expect([t, got.ok ? got : { ok: false }]).toEqual([t, expected]);
+    }
+  });
+
   it('reads dates as dd/mm/yyyy and yyyymmdd and refuses dates that do not exist', () => {
     expect(conv({ type: 'date', format: 'dd/mm/yyyy' }, '1/3/2024')).toEqual({ ok: true, value: '2024-03-01' });
     expect(conv({ type: 'date', format: 'yyyymmdd' }, '20240229')).toEqual({ ok: true, value: '2024-02-29' });

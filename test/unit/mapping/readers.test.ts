@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { decode, parseCsvText, readTable } from '../../../mapping';
+import { CsvReader } from '../../../mapping/csv';
 import type { ColumnSpec, TableSpec } from '../../../mapping/spec';
 
 function table(over: Partial<TableSpec>, columns: Partial<ColumnSpec>[]): TableSpec {
@@ -33,6 +34,39 @@ describe('CSV records', () => {
   it('reports an unterminated quote at the line it opens', () => {
     const r = parseCsvText('A,B\n1,ok\n2,"never\nclosed\n3,x\n', ',', '"');
     expect(r.error?.line).toBe(3);
+  });
+
+  it('reads a text fed in pieces as it reads it whole, wherever the pieces are cut', () => {
+    const text = 'A,B,C\r\n1,"x\r\ny",z\n2,"say ""hi""",\r3,""""\n\n4,a"b,"q"r\r\n5,,"last"';
+    const whole = parseCsvText(text, ',', '"');
+    const differ: string[] = [];
+    for (let cut = 0; cut <= text.length; cut++) {
+      for (const size of [1, 3, 7]) {
+        const records: { fields: string[]; line: number }[] = [];
+        const reader = new CsvReader(',', '"', (fields, line) => records.push({ fields, line }));
+        const rest = text.slice(cut);
+        const pieces = [text.slice(0, cut), ...Array.from({ length: Math.ceil(rest.length / size) }, (_, i) => rest.slice(i * size, (i + 1) * size))];
+        const errors = [...pieces.map((p) => reader.push(p, false)), reader.push('', true)].filter((e) => e !== undefined);
+        if (errors.length > 0 || JSON.stringify(records) !== JSON.stringify(whole.records)) differ.push(`cut ${cut}, pieces of ${size}`);
+      }
+    }
+    expect(differ).toEqual([]);
+    expect(whole.records.map((r) => [r.line, ...r.fields])).toEqual([
+      [1, 'A', 'B', 'C'],
+      [2, '1', 'x\r\ny', 'z'],
+      [4, '2', 'say "hi"', ''],
+      [5, '3', '"'],
+      [6, ''],
+      [7, '4', 'a"b', 'qr'],
+      [8, '5', '', 'last'],
+    ]);
+  });
+
+  it('reports an unterminated quote fed in pieces at the line it opens', () => {
+    const reader = new CsvReader(',', '"', () => undefined);
+    expect(reader.push('A,B\n1,ok\n2,"nev', false)).toBeUndefined();
+    expect(reader.push('er\nclosed\n3,x\n', false)).toBeUndefined();
+    expect(reader.push('', true)?.line).toBe(3);
   });
 
   it('reads a tab-separated file', () => {
