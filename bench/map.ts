@@ -9,6 +9,9 @@
  *   npm run bench:map                      (10,000 typical accounts: the rehearsal target, < 10 s)
  *   MAP_SIZE=100000 npm run bench:map
  *
+ * MAP_THREADS=<n> sets the worker threads that build and validate accounts (0: none, all in the run's
+ * own thread); MAP_KEEP=1 also keeps the books written (to compare with `cmp`).
+ *
  * MAP_EXTRACT=<folder> maps an extract already written (its digests in <folder>.digests, one a line,
  * as this script leaves them with MAP_KEEP=1) instead of generating one: generation is most of a
  * large run's time. CPU seconds are printed beside the wall time: on a shared machine they are the
@@ -53,18 +56,20 @@ async function main(): Promise<void> {
     }
     console.log(`extract: ${size} ${profile} accounts, ${(folderBytes(extract) / 1e6).toFixed(1)} MB of CSV in ${fs.readdirSync(extract).length} files, ${process.env.MAP_EXTRACT ? 'read from' : 'written to'} ${extract} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     // MAP_VALIDATE=no|yes runs one of the two (a large run takes long on a shared machine).
+    // MAP_THREADS=n: worker threads building and validating accounts (0: the run's own thread; default: cores but one).
+    const threads = process.env.MAP_THREADS === undefined ? undefined : Number(process.env.MAP_THREADS);
     const runs = process.env.MAP_VALIDATE === 'no' ? [false] : process.env.MAP_VALIDATE === 'yes' ? [true] : [false, true];
     for (const validate of runs) {
       const out = path.join(work, `book-${validate}.ndjson`);
       t = Date.now();
       const cpu = process.cpuUsage();
-      const s = await runMap({ mapping: path.join(__dirname, '../examples/roundtrip/mapping.yaml'), extracts: extract, out, validate });
+      const s = await runMap({ mapping: path.join(__dirname, '../examples/roundtrip/mapping.yaml'), extracts: extract, out, validate, threads });
       const seconds = (Date.now() - t) / 1000;
       const used = process.cpuUsage(cpu);
       const cpuSeconds = (used.user + used.system) / 1e6;
       const back = fs.readFileSync(out, 'utf8').trim().split('\n');
       const same = back.filter((l, i) => accountDigest(JSON.parse(l)) === digests[i]).length;
-      console.log(`map ${validate ? 'with' : 'without'} validation: ${s.stats.valid} valid, ${s.stats.quarantined} quarantined in ${seconds.toFixed(1)} s (${Math.round(size / seconds)} accounts/s; ${cpuSeconds.toFixed(1)} s of CPU, load average ${os.loadavg()[0].toFixed(1)}); digests equal ${same}/${size}; peak RSS so far ${peakRssMiB()} MiB`);
+      console.log(`map ${validate ? 'with' : 'without'} validation: ${s.stats.valid} valid, ${s.stats.quarantined} quarantined in ${seconds.toFixed(1)} s (${Math.round(size / seconds)} accounts/s; ${cpuSeconds.toFixed(1)} s of CPU, load average ${os.loadavg()[0].toFixed(1)}; threads ${threads ?? 'default'}); digests equal ${same}/${size}; peak RSS so far ${peakRssMiB()} MiB`);
       if (same !== size) throw new Error('not every account came back with its digest: no figure');
     }
   } finally {

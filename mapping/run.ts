@@ -1,14 +1,16 @@
 import fs from 'node:fs';
-import { inTranche, type Tranche } from '../lib/tranche';
+import path from 'node:path';
+import type { Tranche } from '../lib/tranche';
+import type { RawAccount } from './accountRows';
 import { AccountBuilder } from './build';
 import { MapStore } from './store';
-import { streamTable } from './extract';
+import { streamTable, tableFiles } from './extract';
 import type { MapIssue } from './issues';
-import { ruleColumn, type AccountTrace } from './rules';
+import type { AccountMapper, AccountOutcome } from './mapAccount';
 import { loadMapping } from './load';
 import { writeReport, type MapStats } from './report';
 import type { Condition, ListNode, Mapping, ObjectNode } from './spec';
-import { createMapValidator } from './validate';
+import { accountMapper, defaultMapThreads, MapThreads, type MapThreadSetup } from './threads';
 
 export interface MapOptions {
   mapping: string;
@@ -24,6 +26,12 @@ export interface MapOptions {
   referenceData?: string;
   /** Run although conversion tables are marked unconfirmed (as `map init` writes them). */
   allowUnconfirmed?: boolean;
+  /**
+   * Worker threads that build and validate the accounts (mapping/threads.ts); 0 does it in this
+   * thread. Default: none for an extract under 8 MB, else the machine's cores but one, at least
+   * one. The book, the quarantine and the report are the same either way.
+   */
+  threads?: number;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -54,11 +62,19 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   const fatal: MapIssue[] = [];
   // Each table's files are streamed into DuckDB (mapping/store.ts) and made distinct by key there:
   // the JavaScript heap holds a piece of a file at a time, then one account's rows.
-  const store = await MapStore.open(mapping);
+  // The threads start now: loading their code and the validator overlaps the loading of the extract.
+  const setup: MapThreadSetup = { mapping: o.mapping, validate: o.validate !== false, referenceData: o.referenceData, tranche: o.tranche };
+  const threads = o.threads ?? (extractBytes(mapping, o.extracts) < THREADS_FROM_BYTES ? 0 : defaultMapThreads());
+  const pool = threads > 0 ? new MapThreads(setup, threads) : null;
   try {
-    return await mapWith(store);
+    const store = await MapStore.open(mapping);
+    try {
+      return await mapWith(store);
+    } finally {
+      store.close();
+    }
   } finally {
-    store.close();
+    await pool?.close();
   }
 
   async function mapWith(store: MapStore): Promise<MapSummary> {
@@ -99,8 +115,10 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   const orphans = await store.orphans();
   stats.orphans = orphans.length;
   const issues: MapIssue[] = [...orphans];
-  const validate = o.validate === false ? null : createMapValidator(o.referenceData);
-  const perAccount = store.accounts(accountRows.length)[Symbol.asyncIterator]();
+  // Each account is built, kept to the tranche, validated and written out as a line by the threads
+  // (or here), and comes back in the book's order: this thread streams rows and writes lines.
+  const raw = store.accounts(accountRows.length);
+  const outcomes = (pool ? pool.map(store.fileNames(), raw) : inThisThread(accountMapper(setup, store.fileNames()), raw))[Symbol.asyncIterator]();
   const tmpBook = `${o.out}.partial`;
   const tmpQuarantine = `${quarantine}.partial`;
   const book = fs.openSync(tmpBook, 'w');
@@ -112,27 +130,21 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
         interrupted = true;
         break;
       }
-      const own = await perAccount.next();
-      if (own.done) throw new Error('the store ran out of accounts');
-      const { account, trace } = new AccountBuilder(mapping, own.value.tables, true).build(own.value.account);
-      const number = typeof account.external_account_number === 'string' ? account.external_account_number : trace.account;
-      if (o.tranche && !inTranche(o.tranche, number)) {
+      const next = await outcomes.next();
+      if (next.done) throw new Error('the store ran out of accounts');
+      const outcome = next.value;
+      if (outcome.outside) {
         stats.outsideTranche++;
         continue;
       }
       stats.accounts++;
-      const errors = [...trace.issues];
-      if (errors.length === 0 && validate) {
-        for (const e of await validate(account)) errors.push({ ...traced(trace, e.attr), code: e.code, account: trace.account, attr: e.attr, detail: e.detail });
-      }
-      if (errors.length > 0) {
-        // The whole account is held back with its errors: never written short of a row.
+      if (outcome.errors.length > 0) {
         stats.quarantined++;
-        issues.push(...errors);
-        fs.writeSync(held, `${JSON.stringify({ account: trace.account, external_account_number: number, errors, mapped: account })}\n`);
+        issues.push(...outcome.errors);
+        fs.writeSync(held, outcome.line);
       } else {
         stats.valid++;
-        fs.writeSync(book, `${JSON.stringify(account)}\n`);
+        fs.writeSync(book, outcome.line);
       }
       if (i % 200 === 0) o.onProgress?.(i + 1, accountRows.length);
     }
@@ -140,7 +152,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   } finally {
     fs.closeSync(book);
     fs.closeSync(held);
-    await perAccount.return?.(undefined);
+    await outcomes.return?.(undefined);
   }
   if (interrupted) {
     // An interrupted run writes no book: a re-run maps the extract again from the start.
@@ -154,18 +166,20 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   }
 }
 
-/** The row, column and rule of the value at a validation error's attr (or of the nearest object above it). */
-function traced(trace: AccountTrace, attr: string): Partial<MapIssue> {
-  const parts = attr.split('.');
-  for (let n = parts.length; n >= 0; n--) {
-    const at = trace.objects.get(parts.slice(0, n).join('.'));
-    if (!at) continue;
-    const rule = n < parts.length ? at.node.fields.get(parts[n]) : undefined;
-    const column = ruleColumn(rule);
-    const field = rule ? (at.node.path ? `${at.node.path}.${parts[n]}` : parts[n]) : at.node.path;
-    return { file: at.row.file, line: at.row.line, column, value: column === undefined ? undefined : at.row.values[column], ruleLine: rule?.line ?? at.node.line, field };
-  }
-  return {};
+async function* inThisThread(mapper: AccountMapper, accounts: AsyncIterable<RawAccount>): AsyncGenerator<AccountOutcome> {
+  for await (const raw of accounts) yield await mapper.map(raw);
+}
+
+/**
+ * A smaller extract is mapped in the run's own thread: starting a thread (its code loaded, the
+ * validator's schema compiled) costs more CPU than a few hundred accounts' building and validating.
+ */
+const THREADS_FROM_BYTES = 8_000_000;
+
+function extractBytes(mapping: Mapping, dir: string): number {
+  let bytes = 0;
+  for (const t of mapping.tables.values()) for (const f of tableFiles(dir, t.files)) bytes += fs.statSync(path.join(dir, f)).size;
+  return bytes;
 }
 
 /** The account table's columns its `where`, `order` (with their sign columns) and `distinct` read. */

@@ -1,18 +1,11 @@
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
-import { allRules } from './build';
+import { mappingEdges, storedRow, type Edge, type RawAccount } from './accountRows';
 import type { Row, RowSink } from './extract';
 import { duplicateChanges } from './duplicates';
 import { MAP_CODES, type MapIssue } from './issues';
 import type { ListNode, Mapping, TableSpec } from './spec';
 
 const SEP = '\u0001';
-
-/** A list of the mapping with the table of the list (or account) it hangs from. */
-interface Edge {
-  id: number;
-  node: ListNode;
-  parent: Edge | null;
-}
 
 /**
  * The extract's rows held in DuckDB (in memory, spilling to disk past its memory limit) rather than
@@ -39,12 +32,7 @@ export class MapStore {
     private readonly db: DuckDBInstance,
     private readonly conn: DuckDBConnection,
   ) {
-    const walk = (node: ListNode, parent: Edge | null) => {
-      const edge: Edge = { id: this.edges.length, node, parent };
-      this.edges.push(edge);
-      for (const rule of allRules(node)) if (rule.kind === 'list') walk(rule.node, edge);
-    };
-    walk(mapping.account, null);
+    this.edges.push(...mappingEdges(mapping));
     for (const t of mapping.tables.values()) {
       this.columns.set(t.name, [...t.columns.keys()]);
       this.keys.set(t.name, new Map());
@@ -183,13 +171,7 @@ export class MapStore {
 
   /** A stored row from `_ord, _f, _l, _e, _v` at `from` of a result row. */
   private row(table: string, r: unknown[], from: number): Row {
-    const cols = this.columns.get(table)!;
-    const texts = JSON.parse(r[from + 4] as string) as (string | null)[];
-    const values: Record<string, string> = {};
-    for (let i = 0; i < cols.length; i++) if (texts[i] !== null) values[cols[i]] = texts[i]!;
-    const row: Row = { ord: r[from] as number, file: this.files[r[from + 1] as number], line: r[from + 2] as number, values };
-    if (r[from + 3] !== null) row.error = JSON.parse(r[from + 3] as string) as MapIssue;
-    return row;
+    return storedRow(this.columns.get(table)!, this.files, r, from);
   }
 
   /**
@@ -215,12 +197,12 @@ export class MapStore {
   }
 
   /**
-   * The rows of each account, account after account in the book's order: per table, the rows of
-   * every list over that table that belong to the account, in read order. One streaming query per
-   * list, merged on the account's number, so only the current account's rows are in memory.
+   * The rows of each account, account after account in the book's order: per list, the rows that
+   * belong to the account, in read order, as DuckDB gave them (mapping/accountRows.ts makes Rows of
+   * them, in a worker thread when there is one). One streaming query per list, merged on the
+   * account's number, so only the current account's rows are in memory.
    */
-  async *accounts(count: number): AsyncGenerator<{ account: Row; tables: Map<string, Row[]> }> {
-    const lists = this.edges.filter((e) => e.parent);
+  async *accounts(count: number): AsyncGenerator<RawAccount> {
     const conns: DuckDBConnection[] = [];
     const cursors: { edge: Edge; it: AsyncIterator<unknown[][]>; rows: unknown[][]; at: number; done: boolean }[] = [];
     try {
@@ -228,14 +210,13 @@ export class MapStore {
       for (const edge of this.edges) {
         const conn = await this.db.connect();
         conns.push(conn);
-        const result = await conn.stream(`SELECT o.a, t._ord, t._f, t._l, t._e, t._v FROM own${edge.id} o JOIN ${this.tableId(edge.node.table)} t ON t._ord = o._ord ORDER BY o.a, t._ord`);
+        const result = await conn.stream(`SELECT t._ord, t._f, t._l, t._e, t._v, o.a FROM own${edge.id} o JOIN ${this.tableId(edge.node.table)} t ON t._ord = o._ord ORDER BY o.a, t._ord`);
         cursors.push({ edge, it: result.yieldRows()[Symbol.asyncIterator](), rows: [], at: 0, done: false });
       }
       for (let a = 0; a < count; a++) {
-        const tables = new Map<string, Row[]>();
-        let account: Row | null = null;
+        const parts: RawAccount['parts'] = [];
         for (const c of cursors) {
-          const table = c.edge.node.table;
+          let mine: unknown[][] | null = null;
           for (;;) {
             if (c.at >= c.rows.length) {
               if (c.done) break;
@@ -249,32 +230,23 @@ export class MapStore {
               continue;
             }
             const r = c.rows[c.at];
-            if ((r[0] as number) !== a) break;
+            if ((r[5] as number) !== a) break;
             c.at++;
-            if (!c.edge.parent) {
-              account = this.row(table, r, 1);
-              continue;
-            }
-            let list = tables.get(table);
-            if (!list) tables.set(table, (list = []));
-            list.push(this.row(table, r, 1));
+            if (!mine) parts.push([c.edge.id, (mine = [])]);
+            mine.push(r);
           }
         }
-        if (!account) throw new Error(`the store has no row for account ${a}`);
-        // A table under two lists: its rows once each, in read order.
-        for (const [table, list] of tables) {
-          if (lists.filter((e) => e.node.table === table).length < 2) continue;
-          const seen = new Set<number>();
-          tables.set(
-            table,
-            list.sort((x, y) => x.ord! - y.ord!).filter((r) => !seen.has(r.ord!) && seen.add(r.ord!)),
-          );
-        }
-        yield { account, tables };
+        if (parts[0]?.[0] !== 0) throw new Error(`the store has no row for account ${a}`);
+        yield { parts };
       }
     } finally {
       for (const c of conns) c.closeSync();
     }
+  }
+
+  /** The extract's files by number, as stored rows name them (`_f`). */
+  fileNames(): string[] {
+    return this.files;
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../errors';
 import { print } from '../context';
-import { withExamples } from '../format';
+import { integerIn, withExamples } from '../format';
 import { progressOption, runInterruptible, type ProgressKind } from '../shared/options';
 import { startProgress } from '../shared/progress';
 import { bucketOption, cohortOption, sampleOption, trancheFrom, type TrancheOptions } from '../shared/tranche';
@@ -23,6 +23,7 @@ interface MapCommandOptions extends TrancheOptions {
   validate: boolean;
   referenceData?: string;
   allowUnconfirmed?: boolean;
+  threads?: number;
   progress: ProgressKind;
 }
 
@@ -53,6 +54,7 @@ export function register(program: Command): void {
     .option('--no-validate', "skip the service's validator (the mapping's own errors still quarantine)")
     .option('--reference-data <file>', "the supplier's reference data as JSON rows [{kind, code, fuel?}] (default: the service's defaults)")
     .option('--allow-unconfirmed', 'run although conversion tables are marked unconfirmed (as map init writes them)')
+    .option('--threads <n>', 'worker threads building and validating the accounts while the main thread reads the extract and writes the book (0: none; default: none for an extract under 8 MB, else the cores but one, at least 1, at most 4); the book is the same whatever the number', integerIn(0, 64))
     .addOption(progressOption())
     .addOption(cohortOption())
     .addOption(bucketOption())
@@ -78,6 +80,7 @@ export function register(program: Command): void {
               validate: o.validate,
               referenceData: o.referenceData,
               allowUnconfirmed: o.allowUnconfirmed,
+              threads: o.threads,
               tranche: trancheFrom(o),
               signal,
               onProgress: (d, t) => {

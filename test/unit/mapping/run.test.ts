@@ -112,3 +112,25 @@ describe('injected faults in an extract', () => {
     expect(wrong.book).toBeNull();
   });
 });
+
+describe('accounts built and validated in worker threads', () => {
+  it('writes the same book, quarantine and errors as the run\'s own thread, and an interrupted run writes no book', async () => {
+    // An account quarantined by the mapping (100046: a code missing), one by the validator (100048: a phone number).
+    const dir = extract({ file: 'READINGS.CSV', edit: (t) => t.replace('M3,1,H,30/09/2026,5012.5,R', 'M3,1,H,30/09/2026,5012.5,Q') });
+    fs.writeFileSync(path.join(dir, 'CUSTOMERS.CSV'), Buffer.from(fs.readFileSync(path.join(dir, 'CUSTOMERS.CSV')).toString('latin1').replace('07534 567891', '0123'), 'latin1'));
+    const outputs = async (threads: number) => {
+      const r = await run(dir, undefined, { threads });
+      return { book: fs.readFileSync(r.out, 'utf8'), quarantine: fs.readFileSync(r.summary.quarantine, 'utf8'), errors: r.errors, stats: { ...r.summary.stats, seconds: 0 } };
+    };
+    const own = await outputs(0);
+    expect(own.stats).toMatchObject({ accounts: 3, valid: 1, quarantined: 2 });
+    expect(own.errors.map((e) => e.code).sort()).toEqual(['invalid_phone_number', 'map_code_unmapped']);
+    expect(await outputs(1)).toEqual(own);
+
+    const stop = new AbortController();
+    const out = path.join(dir, 'stopped.ndjson');
+    const summary = await runMap({ mapping: path.join(EXAMPLE, 'mapping.yaml'), extracts: dir, out, threads: 1, signal: stop.signal, onProgress: () => stop.abort() });
+    expect(summary.interrupted).toBe(true);
+    expect(fs.existsSync(out) || fs.existsSync(`${out}.partial`)).toBe(false);
+  });
+});

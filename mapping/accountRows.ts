@@ -1,0 +1,87 @@
+import { allRules } from './build';
+import type { Row } from './extract';
+import type { MapIssue } from './issues';
+import type { ListNode, Mapping } from './spec';
+
+/** A list of the mapping with the list (or account) it hangs from; edge 0 is the account itself. */
+export interface Edge {
+  id: number;
+  node: ListNode;
+  parent: Edge | null;
+}
+
+/** The mapping's lists, depth first from the account (the store's `own<id>` tables follow these ids). */
+export function mappingEdges(mapping: Mapping): Edge[] {
+  const edges: Edge[] = [];
+  const walk = (node: ListNode, parent: Edge | null) => {
+    const edge: Edge = { id: edges.length, node, parent };
+    edges.push(edge);
+    for (const rule of allRules(node)) if (rule.kind === 'list') walk(rule.node, edge);
+  };
+  walk(mapping.account, null);
+  return edges;
+}
+
+/**
+ * One account's rows as the store streams them (mapping/store.ts accounts): per edge, the stored
+ * rows `_ord, _f, _l, _e, _v` as DuckDB gave them, not yet parsed. Plain arrays, so they cross to a
+ * worker thread (mapping/threads.ts) cheaply, and their JSON is parsed there.
+ */
+export interface RawAccount {
+  /** [edge id, its rows] for each edge with rows; edge 0 (the account's own row) first. */
+  parts: [number, unknown[][]][];
+}
+
+/** What a stored row needs to become a Row: the tables' declared columns and the extract's files. */
+export interface RowLayout {
+  edges: Edge[];
+  /** Per table: its declared columns, in the order a stored row's texts follow them. */
+  columns: Map<string, string[]>;
+  /** The extract's files by number (`_f`). */
+  files: string[];
+}
+
+export function rowLayout(mapping: Mapping, files: string[]): RowLayout {
+  return { edges: mappingEdges(mapping), columns: new Map([...mapping.tables.values()].map((t) => [t.name, [...t.columns.keys()]])), files };
+}
+
+/** A stored row from `_ord, _f, _l, _e, _v` at `from` of a result row. */
+export function storedRow(columns: string[], files: string[], r: unknown[], from: number): Row {
+  const texts = JSON.parse(r[from + 4] as string) as (string | null)[];
+  const values: Record<string, string> = {};
+  for (let i = 0; i < columns.length; i++) if (texts[i] !== null) values[columns[i]] = texts[i]!;
+  const row: Row = { ord: r[from] as number, file: files[r[from + 1] as number], line: r[from + 2] as number, values };
+  if (r[from + 3] !== null) row.error = JSON.parse(r[from + 3] as string) as MapIssue;
+  return row;
+}
+
+/**
+ * The account's own row and, per table, the rows of every list over that table that belong to it,
+ * in read order (a table under two lists: its rows once each), as mapping/build.ts takes them.
+ */
+export function accountRows(layout: RowLayout, raw: RawAccount): { account: Row; tables: Map<string, Row[]> } {
+  const tables = new Map<string, Row[]>();
+  let account: Row | null = null;
+  for (const [id, rows] of raw.parts) {
+    const edge = layout.edges[id];
+    const table = edge.node.table;
+    const columns = layout.columns.get(table)!;
+    if (!edge.parent) {
+      if (rows.length > 0) account = storedRow(columns, layout.files, rows[0], 0);
+      continue;
+    }
+    let list = tables.get(table);
+    if (!list) tables.set(table, (list = []));
+    for (const r of rows) list.push(storedRow(columns, layout.files, r, 0));
+  }
+  if (!account) throw new Error('the store gave an account without its row');
+  for (const [table, list] of tables) {
+    if (layout.edges.filter((e) => e.parent && e.node.table === table).length < 2) continue;
+    const seen = new Set<number>();
+    tables.set(
+      table,
+      list.sort((x, y) => x.ord! - y.ord!).filter((r) => !seen.has(r.ord!) && seen.add(r.ord!)),
+    );
+  }
+  return { account, tables };
+}
