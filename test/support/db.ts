@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { createDb, Db } from '../../db/knex';
-import { TEST_PG_URL, databaseUrl, runId, templateDb } from './env';
+import { TEST_PG_URL, databaseUrl, runId, templateDb, alive } from './env';
 
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: TEST_PG_URL });
@@ -67,14 +67,6 @@ export async function prepareTemplateDatabase(): Promise<void> {
   await admin((c) => c.query(`UPDATE pg_database SET datistemplate = true WHERE datname = $1`, [TEMPLATE_DB]));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Drops this run's databases (own = true), or those left behind by earlier runs whose jest

@@ -19,3 +19,13 @@ export function databaseUrl(name: string): string {
   u.pathname = `/${name}`;
   return u.toString();
 }
+
+/** Whether a process of this machine with that pid is alive (a run's leftovers are told apart by their owner's pid). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { runId } from './env';
+import { runId, alive } from './env';
 
 /**
  * The workflow bundle of a test run: built once from workflows/ by the global setup and given to
@@ -21,14 +21,6 @@ export function testWorkflowBundle(): string | undefined {
   return file && fs.existsSync(file) ? file : undefined;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Builds the run's bundle and exports its path to the test workers; drops those of runs that are gone. */
 export async function prepareTestWorkflowBundle(): Promise<void> {
