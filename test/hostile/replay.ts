@@ -14,8 +14,8 @@ import net from 'node:net';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { Command } from 'commander';
-import { accountDigest, canonicalAccount } from '../../account/canonical';
-import { maskBankDetails } from '../../account/bankDetails';
+import { accountDigest } from '../../account/canonical';
+import { diffAccounts } from '../../cli/reconcile/compare';
 import { londonToday } from '../../account/dates';
 import { FREE_FORM_BOUNDS } from '../../account/freeForm';
 import { createRng, generateAccount } from '../../cli/generate';
@@ -144,10 +144,14 @@ async function main(): Promise<number> {
   /** As many aliased token fields as fit in the token operation's 64 KiB body, as the probe sent them. */
   const aliased = (key: string) => {
     const fields: string[] = [];
+    // The body's length kept as fields are added: each adds its JSON-escaped text and a space.
+    let size = JSON.stringify({ query: 'mutation{}' }).length;
     for (let i = 0; ; i++) {
       const next = `t${i}:obtainKrakenToken(input:{APIKey:"${key}"}){token}`;
-      if (JSON.stringify({ query: `mutation{${[...fields, next].join(' ')}}` }).length > 65_000) return { n: fields.length, body: JSON.stringify({ query: `mutation{${fields.join(' ')}}` }) };
+      const added = JSON.stringify(next).length - 2 + (fields.length > 0 ? 1 : 0);
+      if (size + added > 65_000) return { n: fields.length, body: JSON.stringify({ query: `mutation{${fields.join(' ')}}` }) };
       fields.push(next);
+      size += added;
     }
   };
   const empties = (n: number) => `{"import_supplier":"${o.supplier}","x":[${'{},'.repeat(n - 1)}{}]}`;
@@ -328,7 +332,8 @@ async function main(): Promise<number> {
         if (status !== 'PROCESSED') return { answered: `status ${status || 'none'}`, problem: `not PROCESSED within ${o.importTimeout} s` };
         const back = JSON.parse((await call(`${V2}${o.supplier}/${ext}/account/`, { token })).text) as unknown;
         const digest = (JSON.parse((await call(`${V2}digests/`, { token, body: JSON.stringify({ import_supplier: o.supplier, external_account_numbers: [ext] }) })).text) as { results: { digest: string }[] }).results[0]?.digest;
-        const differs = firstDifference(back, maskBankDetails(canonicalAccount(a)), '');
+        // As reconcile compares a masked read-back: both canonical, bank details masked on both sides.
+        const differs = diffAccounts(a, back, 1).paths[0]?.path ?? null;
         const digestEqual = digest === accountDigest(a);
         return { answered: `PROCESSED, read-back ${differs === null ? 'equal' : `DIFFERENT at ${differs}`}, digest ${digestEqual ? 'equal' : 'DIFFERENT'}`, problem: differs === null && digestEqual ? undefined : 'read-back or digest differs' };
       },
@@ -405,18 +410,6 @@ async function main(): Promise<number> {
   lines.push(`replay: ${findings.length - failed} of ${findings.length} findings answered as documented; pids ${changed.length === 0 ? 'unchanged' : 'CHANGED'}; another tenant ${othersHeld ? 'answered throughout' : 'NOT answered throughout'}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return failed === 0 && changed.length === 0 && othersHeld ? 0 : 1;
-}
-
-/** The path of the first difference between two JSON values (object keys in any order), or null. */
-function firstDifference(a: unknown, b: unknown, at: string): string | null {
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b ? null : at || '(root)';
-  if (Array.isArray(a) !== Array.isArray(b)) return at || '(root)';
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const k of keys) {
-    const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], at ? `${at}.${k}` : k);
-    if (d !== null) return d;
-  }
-  return null;
 }
 
 /** `413 payload_too_large ×4` for repeated answers. */
