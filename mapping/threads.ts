@@ -1,6 +1,6 @@
 import os from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../lib/thread';
 import type { Tranche } from '../lib/tranche';
 import { rowLayout, type RawAccount } from './accountRows';
 import { loadMapping } from './load';
@@ -40,11 +40,7 @@ class MapThread {
   private failed: Error | null = null;
 
   constructor(setup: MapThreadSetup) {
-    const file = path.join(__dirname, `mapThread${path.extname(__filename)}`);
-    // From the TypeScript sources (tsx, the tests) the thread loads them through tsx too.
-    this.worker = file.endsWith('.ts')
-      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(file)});`, { eval: true, workerData: setup })
-      : new Worker(file, { workerData: setup });
+    this.worker = startThread(__dirname, __filename, 'mapThread', { workerData: setup });
     this.worker.on('message', (m: FromThread) => {
       const p = this.pending.get(m.id);
       this.pending.delete(m.id);

@@ -1,6 +1,6 @@
 import os from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../lib/thread';
 import { accountDigest } from '../../account/canonical';
 import { readInputTexts, toRecord, type InputText, type TextSource } from '../shared/input';
 import { accountTotals, type Totals } from './totals';
@@ -53,11 +53,7 @@ class DigestThread {
   private failed: Error | null = null;
 
   constructor() {
-    const file = path.join(__dirname, `digestThread${path.extname(__filename)}`);
-    // From the TypeScript sources (tsx, the tests) the thread loads them through tsx too.
-    this.worker = file.endsWith('.ts')
-      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(file)});`, { eval: true, resourceLimits: THREAD_LIMITS })
-      : new Worker(file, { resourceLimits: THREAD_LIMITS });
+    this.worker = startThread(__dirname, __filename, 'digestThread', { resourceLimits: THREAD_LIMITS });
     this.worker.on('message', (m: { id: number; results: Digested[] }) => {
       this.pending.get(m.id)?.resolve(m.results);
       this.pending.delete(m.id);
