@@ -120,9 +120,9 @@ const storesOnly = {
 // "One owner per table" (docs/architecture.md, "Who owns which table"): the first table a query
 // names must be one its file's folder owns (scripts/lib/storesOnly.js, rule table-owner). The
 // Account's tables, as db/stores/accountTables.ts describes them (TABLE_SPECS: the hand-described
-// ones and the platform's), are db/stores/'s; every other table is listed here with its owner. A
-// table with no owner is an error, so a new table is given one. A list of folders is a table more
-// than one folder still queries: the first is its home, the others a move still to make.
+// ones and the platform's), are db/stores/'s; every other table is listed here with its one owner.
+// A table with no owner is an error, so a new table is given one; another folder that needs a table
+// calls its owner's function.
 const ACCOUNT_TABLES = Object.keys(loadTs('./db/stores/accountTables.ts').TABLE_SPECS);
 const TABLE_OWNERS = {
   ...Object.fromEntries(ACCOUNT_TABLES.map((t) => [t, 'db/stores'])),
@@ -131,9 +131,9 @@ const TABLE_OWNERS = {
   queue_item_attempts: 'db/stores',
   rate_limit_buckets: 'db/stores',
   reference_data: 'account',
-  import_processes: ['imports', 'ops'],
-  import_suppliers: ['suppliers', 'ops'],
-  ops_counts: ['ops', 'imports'],
+  import_processes: 'imports',
+  import_suppliers: 'suppliers',
+  ops_counts: 'ops',
   ops_processed_minutes: 'ops',
   organisations: 'auth',
   organisation_suppliers: 'auth',
@@ -143,10 +143,10 @@ const TABLE_OWNERS = {
   post_import_notes: 'topUps',
   post_import_statements: 'topUps',
   post_import_transactions: 'topUps',
-  customer_email_queue: ['emails', 'db/stores'],
+  customer_email_queue: 'emails',
   customer_email_rate: 'emails',
   outbox: 'events',
-  outbox_pending: ['events', 'db/stores'],
+  outbox_pending: 'events',
   // PostgreSQL's catalogs: the database's existence (db/knex.ts), the advisory leases (events/lease.ts).
   pg_database: 'db',
   pg_locks: 'events',

@@ -17,6 +17,9 @@ const FORMAT_CODES: Record<string, string> = {
   time: 'invalid_time',
 };
 
+/** The code of a value that fails `format` (an unknown format's: invalid). */
+export const formatCode = (format: string): string => FORMAT_CODES[format] ?? 'invalid';
+
 function pointerParts(pointer: string): string[] {
   if (pointer === '') return [];
   return pointer
@@ -90,7 +93,7 @@ export function translateAjvErrors(
         break;
       case 'format': {
         const format = String((e.params as { format: string }).format);
-        code = FORMAT_CODES[format] ?? 'invalid';
+        code = formatCode(format);
         detail = `Not a valid ${format}.`;
         break;
       }

@@ -9,7 +9,7 @@ import { connectNats } from '../events/nats';
 import { connectTemporal } from '../lib/temporal';
 import { natsCheck, temporalCheck } from '../lib/readiness';
 import { ReferenceDataCache } from '../account/referenceDataCache';
-import { countByStatus } from '../imports/store';
+import { countImportsByStatus } from '../ops/store';
 import { outboxBacklog } from '../events/outbox';
 import { createApp } from './app';
 import { createApiServer } from './server';
@@ -30,7 +30,7 @@ bootProcess('api', async ({ config, log, onShutdown }) => {
 
   registerDatabaseGauges(metrics, async () => {
     const backlog = await outboxBacklog(db);
-    return { importsByStatus: await countByStatus(db), outboxBacklog: backlog.count, outboxOldestAgeSeconds: backlog.oldestAgeSeconds };
+    return { importsByStatus: await countImportsByStatus(db), outboxBacklog: backlog.count, outboxOldestAgeSeconds: backlog.oldestAgeSeconds };
   });
   registerCustomerEmailGauge(metrics, db);
 

@@ -149,6 +149,12 @@ export async function getEmail(db: Knex, id: number, opts: { forUpdate?: boolean
   return row ? toModel(row) : null;
 }
 
+/** Each e-mail's template and account, by id (the set-aside list names its e-mails so: maintenance/setAside.ts); an id with no row is left out. */
+export async function emailTemplatesOf(db: Knex, ids: readonly number[]): Promise<Map<number, { template: string; accountNumber: string }>> {
+  const rows = (await db(TABLE).whereIn('id', [...ids]).select('id', 'template', 'account_number')) as { id: string; template: string; account_number: string }[];
+  return new Map(rows.map((e) => [Number(e.id), { template: e.template, accountNumber: e.account_number }]));
+}
+
 /** Whether a send's transaction holds the e-mail's row now (emails/delivery.ts: is an attempt at it alive?). */
 export async function emailLocked(db: Knex, id: number): Promise<boolean> {
   return (await db.raw(`SELECT id FROM ${TABLE} WHERE id = ? FOR UPDATE SKIP LOCKED`, [id])).rows.length === 0;

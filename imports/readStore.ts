@@ -1,5 +1,5 @@
 // The import process's reads: by account, by id, the stored payload, the runs the sweeper and a
-// restore look for, the status counts.
+// restore look for, the errored imports of one code and a tranche's statuses (the operations page).
 import type { Knex } from 'knex';
 import { isSetAsideSql } from '../db/stores/queueItems';
 import { ACTIVE, IMPORT_STATUSES, type ImportProcess, type Row, select, toModel } from './rowStore';
@@ -76,14 +76,70 @@ export async function findOpenImports(db: Knex, importSupplier?: string): Promis
   return ((await q) as Row[]).map(toModel);
 }
 
+export const ERROR_STATUSES = ['ERRORED', 'DRY_RUN_ERRORED'] as const;
+
+export interface AffectedImport {
+  importSupplier: string;
+  externalAccountNumber: string;
+  status: string;
+  workflowId: string;
+  modifiedAt: Date;
+}
+
 /**
- * Import processes by status, for the API's `data_import_imports` gauge. Read from the roll-up the
- * triggers of migration 0008 keep current in the same transaction as each status change, not by
- * counting the table: a scrape stays a few rows whatever the size of the book.
+ * Errored imports with one error code, in (supplier, external account number) order, after a
+ * cursor: served by the partial index import_processes_error_code_idx.
  */
-export async function countByStatus(db: Knex): Promise<Record<string, number>> {
-  const rows = await db('ops_counts').where({ kind: 'import' }).select('status').sum({ n: 'n' }).groupBy('status');
-  const out: Record<string, number> = Object.fromEntries(IMPORT_STATUSES.map((s) => [s, 0]));
-  for (const r of rows as { status: string; n: string }[]) out[r.status] = Number(r.n);
-  return out;
+export async function importsWithError(
+  db: Knex,
+  filter: { supplier: string | null; code: string; after?: [string, string]; limit: number },
+): Promise<AffectedImport[]> {
+  const q = db('import_processes')
+    .select('import_supplier', 'external_account_number', 'status', 'workflow_id', 'modified_at')
+    .whereIn('status', ERROR_STATUSES)
+    .whereRaw(`latest_error->>'code' = ?`, [filter.code])
+    .orderBy([{ column: 'import_supplier' }, { column: 'external_account_number' }])
+    .limit(filter.limit);
+  if (filter.supplier) q.where({ import_supplier: filter.supplier });
+  if (filter.after) q.whereRaw('(import_supplier, external_account_number) > (?, ?)', filter.after);
+  const rows = (await q) as { import_supplier: string; external_account_number: string; status: string; workflow_id: string; modified_at: Date }[];
+  return rows.map((r) => ({
+    importSupplier: r.import_supplier,
+    externalAccountNumber: r.external_account_number,
+    status: r.status,
+    workflowId: r.workflow_id,
+    modifiedAt: r.modified_at,
+  }));
+}
+
+/** Account numbers of a tranche asked about in one statement. */
+const TRANCHE_CHUNK = 5_000;
+
+/**
+ * The import statuses of a tranche's accounts (issue 40): the book's account numbers, per supplier,
+ * counted by status in statements of up to 5,000 numbers; the numbers with no import process are
+ * `not_started`. The tranche is known from its book alone: nothing about it is stored.
+ */
+export async function trancheCounts(db: Knex, numbers: ReadonlyMap<string, readonly string[]>): Promise<{ byStatus: Record<string, number>; notStarted: number; accounts: number }> {
+  const byStatus: Record<string, number> = {};
+  let accounts = 0;
+  let found = 0;
+  for (const [supplier, list] of numbers) {
+    const unique = [...new Set(list)].filter((n) => !n.includes('\u0000'));
+    accounts += new Set(list).size;
+    if (supplier.includes('\u0000')) continue;
+    for (let i = 0; i < unique.length; i += TRANCHE_CHUNK) {
+      const rows = (await db('import_processes')
+        .select('status')
+        .count<{ status: string; n: string }[]>({ n: '*' })
+        .where({ import_supplier: supplier })
+        .whereRaw('external_account_number = ANY(?::text[])', [unique.slice(i, i + TRANCHE_CHUNK)])
+        .groupBy('status')) as unknown as { status: string; n: string }[];
+      for (const r of rows) {
+        byStatus[r.status] = (byStatus[r.status] ?? 0) + Number(r.n);
+        found += Number(r.n);
+      }
+    }
+  }
+  return { byStatus, notStarted: accounts - found, accounts };
 }

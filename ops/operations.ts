@@ -7,9 +7,9 @@ import { HttpError, notFound } from '../http/errors';
 import { json, ref } from '../http/openapi';
 import { operation, type Operation } from '../http/operation';
 import { bodyChecker, QUERY_FAILED, ValidationError } from '../http/validation';
-import { findProcess } from '../imports';
+import { findProcess, importsWithError } from '../imports';
+import { supplierCodes } from '../suppliers';
 import type { DeployStatus } from '../deploys';
-import { importsWithError, supplierCodes } from './store';
 import { affectedItem, buildSummary, buildTranche, importRecord, type TemporalLinks } from './summary';
 import { MAX_TRANCHE_NUMBERS, TrancheRequestSchema, type Builds } from './schema';
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { IMPORT_STATUSES, ImportProcess } from '../imports';
+import { type AffectedImport, IMPORT_STATUSES, ImportProcess, trancheCounts } from '../imports';
+import { supplierCodes } from '../suppliers';
 import { outboxBacklog } from '../events/outbox';
-import { setAsideCounts } from '../db/stores/setAside';
-import type { AffectedImport } from './store';
+import { setAsideCounts } from '../maintenance';
 import * as store from './store';
 import type { ImportRecord, Summary, Tranche } from './schema';
 
@@ -53,7 +53,7 @@ export async function buildSummary(db: Knex, opts: { supplier: string | null; ho
     store.latencyHistograms(db, supplier, since, binMinutes),
     store.latencyBoundsMs(db),
     outboxBacklog(db),
-    store.supplierCodes(db),
+    supplierCodes(db),
     setAsideCounts(db),
   ]);
 
@@ -151,7 +151,7 @@ export function importRecord(p: ImportProcess, temporal: TemporalLinks): ImportR
 
 /** The progress of a tranche: its book's account numbers of one supplier, counted by import status. */
 export async function buildTranche(db: Knex, supplier: string, numbers: readonly string[]): Promise<Tranche> {
-  const { byStatus, notStarted, accounts } = await store.trancheCounts(db, new Map([[supplier, numbers]]));
+  const { byStatus, notStarted, accounts } = await trancheCounts(db, new Map([[supplier, numbers]]));
   const processed = byStatus.PROCESSED ?? 0;
   return {
     import_supplier: supplier,

@@ -1,4 +1,4 @@
 // suppliers/'s surface for the other features (docs/architecture.md, "Each feature's surface"):
 // lint holds another feature's imports of suppliers/ to this file.
-export { getSupplier, type ImportSupplier } from './store';
+export { getSupplier, supplierCodes, type ImportSupplier } from './store';
 export { databaseValidator } from './databaseValidator';

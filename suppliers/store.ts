@@ -61,6 +61,11 @@ export async function listSuppliers(db: Knex): Promise<ImportSupplier[]> {
   return (await db<Row>('import_suppliers').orderBy('code')).map(toModel);
 }
 
+/** Every import supplier's code, in order (the operations page's selector; a small table). */
+export async function supplierCodes(db: Knex): Promise<string[]> {
+  return (await db('import_suppliers').select('code').orderBy('code')).map((r: { code: string }) => r.code);
+}
+
 export interface SupplierSettings {
   status?: SupplierStatus;
   documentRoot?: string;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { buildSummary, buildTranche } from '../../ops/summary';
 import type { Tranche } from '../../ops/schema';
 import { readInputTexts, toRecord } from '../shared/input';
-import { supplierCodes } from '../../ops/store';
+import { supplierCodes } from '../../suppliers/store';
 import { CliError } from '../errors';
 import { print, withDb } from '../context';
 import { details, integerIn, json, table, withExamples } from '../format';

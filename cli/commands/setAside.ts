@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { listAllSetAside, retryQueue, SET_ASIDE_QUEUES, type SetAsideQueue } from '../../db/stores/setAside';
+import { listAllSetAside, retryQueue, SET_ASIDE_QUEUES, type SetAsideQueue } from '../../maintenance/setAside';
 import { CliError } from '../errors';
 import { print, withDb } from '../context';
 import { integerIn, json, table, withExamples } from '../format';

@@ -90,3 +90,43 @@ export async function setAsideItems(db: Knex, queue: ItemQueue, prefix: string):
 export function isSetAsideSql(queue: ItemQueue, itemSql: string): string {
   return `EXISTS (SELECT 1 FROM queue_item_attempts qa WHERE qa.queue = '${queue}' AND qa.item = ${itemSql} AND qa.set_aside_at IS NOT NULL)`;
 }
+
+export interface SetAsideAttempt {
+  item: string;
+  import_supplier: string | null;
+  external_account_number: string | null;
+  attempts: number;
+  last_error: string | null;
+  set_aside_at: Date;
+}
+
+/** The set-aside items of `queue`, oldest first, at most `limit` (`data-import set-aside list`, maintenance/setAside.ts). */
+export async function listSetAsideItems(db: Knex, queue: ItemQueue, limit: number): Promise<SetAsideAttempt[]> {
+  return (await db('queue_item_attempts').where({ queue }).whereNotNull('set_aside_at').orderBy([{ column: 'set_aside_at' }, { column: 'item' }]).limit(limit)) as SetAsideAttempt[];
+}
+
+/** How many items each queue holds set aside (a queue with none is left out). */
+export async function setAsideItemCounts(db: Knex): Promise<Partial<Record<ItemQueue, number>>> {
+  const rows = (await db('queue_item_attempts').whereNotNull('set_aside_at').select('queue').count({ n: '*' }).groupBy('queue')) as { queue: ItemQueue; n: string }[];
+  return Object.fromEntries(rows.map((r) => [r.queue, Number(r.n)]));
+}
+
+/**
+ * Puts set-aside items of `queue` back, their attempts gone (all of them when `ids` is null); the
+ * items put back. A retention batch is named by its whole item; the sweeper's and the e-mails' by
+ * the item's first part (`<import process id>` of `<id>:<run>`, the e-mail id).
+ */
+export async function retrySetAsideItems(db: Knex, queue: ItemQueue, ids: readonly string[] | null): Promise<string[]> {
+  if (queue === 'retention') {
+    const rows = (await db.raw(
+      `DELETE FROM queue_item_attempts WHERE queue = 'retention' AND set_aside_at IS NOT NULL ${ids === null ? '' : 'AND item = ANY(?::text[])'} RETURNING item`,
+      ids === null ? [] : [[...ids]],
+    )).rows as { item: string }[];
+    return rows.map((r) => r.item);
+  }
+  const rows = (await db.raw(
+    `DELETE FROM queue_item_attempts WHERE queue = ? AND set_aside_at IS NOT NULL ${ids === null ? '' : `AND split_part(item, ':', 1) = ANY(?::text[])`} RETURNING item`,
+    ids === null ? [queue] : [queue, [...ids]],
+  )).rows as { item: string }[];
+  return rows.map((r) => r.item);
+}

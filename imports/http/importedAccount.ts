@@ -1,3 +1,4 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { Knex } from 'knex';
 import { loadAccountsByExternal } from '../../db/stores/accountStore';
 import { notFound } from '../../http/errors';
@@ -8,16 +9,20 @@ import { isStorableText } from '../../account/storableText';
 import { maskBankDetails } from '../../account/bankDetails';
 import { HttpError } from '../../http/errors';
 import { principalOf } from '../../http/principal';
-import { QUERY_FAILED, ValidationError } from '../../http/validation';
 
-/** `?reveal=bank_details`: the only query parameter, with its only value. */
-function revealOf(query: Record<string, unknown>): boolean {
-  const errors = Object.entries(query)
-    .filter(([k, v]) => k !== 'reveal' || v !== 'bank_details')
-    .map(([k]) => (k === 'reveal' ? { detail: 'The only value is bank_details.', code: 'invalid_choice', attr: k } : { detail: `Unknown query parameter ${k}.`, code: 'unknown_field', attr: k }));
-  if (errors.length > 0) throw new ValidationError(errors, QUERY_FAILED);
-  return query.reveal === 'bank_details';
-}
+/** `?reveal=bank_details`: the only query parameter, with its only value (another: `invalid_choice`). */
+const RevealQuery = Type.Object(
+  {
+    reveal: Type.Optional(
+      Type.Unsafe<'bank_details'>({
+        type: 'string',
+        enum: ['bank_details'],
+        description: "bank_details: the payment instructions' sort codes and account numbers in clear (the key needs the permission: `data-import api-keys permit <id> --reveal-bank-details`).",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /**
  * `GET /v2/data-import/accounts/<supplier>/<external>/account/` (docs/bulk-migration.md,
@@ -27,10 +32,11 @@ function revealOf(query: Record<string, unknown>): boolean {
 export const importedAccountOperation = operation({
   method: 'get',
   path: '/v2/data-import/accounts/{import_supplier_code}/{external_account_number}/account/',
+  query: RevealQuery,
   handler: (deps: { db: Knex }) => async (ctx) => {
     const { supplier, external } = ctx.params as { supplier: string; external: string };
     ctx.state.logContext = { importSupplier: supplier, externalAccountNumber: external };
-    const reveal = revealOf(ctx.query);
+    const reveal = (ctx.state.query as Static<typeof RevealQuery>).reveal === 'bank_details';
     if (reveal && principalOf(ctx)?.revealBankDetails !== true) {
       throw new HttpError('permission_denied', 'This API key may not read bank details in clear (data-import api-keys permit --reveal-bank-details).');
     }
@@ -47,11 +53,7 @@ export const importedAccountOperation = operation({
     description:
       'Not the payload that was sent (retention drops it): the account the tables hold. Fields without data are absent (an empty optional array reads back as absent, as does null); phone numbers, postcodes and date-times are in the form the service stores them (docs/bulk-migration.md, "The canonical form"). Its canonical form digests to the `digest` of the bulk digest operation. A payment instruction\'s bank details are masked (`sort_code` but its last 2 characters, `bank_account_number` but its last 4, replaced by `*`) unless `reveal=bank_details` is asked by a key given that permission; the digest always covers the clear values.',
     security,
-    parameters: [
-      supplierParam('import_supplier_code'),
-      externalParam('external_account_number'),
-      { name: 'reveal', in: 'query', required: false, description: 'bank_details: the payment instructions\' sort codes and account numbers in clear (the key needs the permission: `data-import api-keys permit <id> --reveal-bank-details`).', schema: { type: 'string', enum: ['bank_details'] } },
-    ],
+    parameters: [supplierParam('import_supplier_code'), externalParam('external_account_number')],
     responses: {
       '200': json(ref('Account'), 'The account as stored, its bank details masked unless revealed.'),
       '400': json(ref('QueryValidationFailed'), 'An unknown query parameter, or a `reveal` other than bank_details (`validation_error`).'),

@@ -6,10 +6,9 @@ import { notFound } from '../../http/errors';
 import { common, json, ref, security, supplierParam } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { canAccessSupplier } from '../../http/principal';
-import { QUERY_FAILED, ValidationError } from '../../http/validation';
 import { getSupplier } from '../../suppliers';
 import { jsonArrayStream } from '../listing/jsonArray';
-import { encodeCursor, MAX_PAGE, parseListingParams } from '../listing/params';
+import { decodeCursor, encodeCursor, ListingQuery } from '../listing/params';
 import { type Listing, platformItem, pagedPlatformRows, platformPage, type PlatformRow } from '../listing/store';
 
 /** Each listing: its path segment (the platform's paths), operationId and summary. */
@@ -39,10 +38,10 @@ function listingHandler(listing: Listing, deps: { db: Knex; log: Logger }) {
   return async (ctx: Context) => {
     const { supplier } = ctx.params as { supplier: string };
     ctx.state.logContext = { importSupplier: supplier };
-    const params = parseListingParams(ctx.query);
-    if (!params.ok) throw new ValidationError(params.errors, QUERY_FAILED);
+    // Checked before the handler (the operation's `query`): `after`, when given, is a cursor decodeCursor reads.
+    const params = ctx.state.query as ListingQuery;
     if (!(await visibleSupplier(ctx, supplier))) throw notFound('No import supplier with this code.');
-    const filter = { importSupplier: supplier, listing, afterId: params.afterId };
+    const filter = { importSupplier: supplier, listing, afterId: params.after === undefined ? undefined : decodeCursor(params.after)! };
 
     if (params.limit !== undefined) {
       // A page: one row more than asked tells whether there is a next page.
@@ -81,6 +80,7 @@ export const listingOperations = LISTINGS.map(([listing, segment, operationId, s
   operation({
     method: 'get',
     path: `/v1/data-import/${segment}/{import_supplier_code}/`,
+    query: ListingQuery,
     handler: (deps: { db: Knex; log: Logger }) => listingHandler(listing, deps),
     schemas: PLATFORM_IMPORT_PROCESS,
     openapi: {
@@ -90,11 +90,7 @@ export const listingOperations = LISTINGS.map(([listing, segment, operationId, s
       description:
         'Without parameters: the complete listing as one JSON array, streamed in id order from a database cursor (bounded memory however long the book). With `limit`: one page, and `Link: <…>; rel="next"` when there is more; pass its `after` on.',
       security,
-      parameters: [
-        supplierParam('import_supplier_code'),
-        { name: 'limit', in: 'query', required: false, description: `Page size, 1-${MAX_PAGE}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE } },
-        { name: 'after', in: 'query', required: false, description: 'Opaque cursor from the previous page\'s Link header.', schema: { type: 'string' } },
-      ],
+      parameters: [supplierParam('import_supplier_code')],
       responses: {
         '200': json({ type: 'array', items: ref('PlatformImportProcess') }, 'The import processes, oldest first.', {
           Link: { description: 'With `limit`, when there is a next page: `<path?limit=n&after=cursor>; rel="next"`.', schema: { type: 'string' } },

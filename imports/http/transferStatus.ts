@@ -4,17 +4,17 @@ import { common, externalParam, json, ref, security, supplierParam } from '../..
 import { operation } from '../../http/operation';
 import { canAccessSupplier } from '../../http/principal';
 import { accountTransferStatus, TRANSFER_STATUSES } from '../transferStatus';
-import { rejectQueryParameters } from '../../http/noQuery';
+import { NO_QUERY } from '../../http/validation';
 import { METER_POINT_STATUS } from '../../registration';
 
 /** `GET /v1/data-import/account-transfer-status/<supplier>/<external>/`: whether the account exists, and its meter points' registration statuses. */
 export const transferStatusOperation = operation({
   method: 'get',
   path: '/v1/data-import/account-transfer-status/{import_supplier_code}/{external_account_number}/',
+  query: NO_QUERY,
   handler: (deps: { db: Knex }) => async (ctx) => {
     const { supplier, external } = ctx.params as { supplier: string; external: string };
     ctx.state.logContext = { importSupplier: supplier, externalAccountNumber: external };
-    rejectQueryParameters(ctx);
     const record = canAccessSupplier(ctx, supplier) ? await accountTransferStatus(deps.db, supplier, external) : null;
     if (!record) throw notFound('No account import process for this import supplier and external account number; check both codes.');
     ctx.body = record;

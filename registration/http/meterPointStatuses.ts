@@ -4,7 +4,7 @@ import { common, externalParam, json, ref, security, supplierParam } from '../..
 import { operation } from '../../http/operation';
 import { canAccessSupplier } from '../../http/principal';
 import { METER_POINT_STATUSES, meterPointStatuses } from '../meterPointStatuses';
-import { rejectQueryParameters } from '../../http/noQuery';
+import { NO_QUERY } from '../../http/validation';
 
 /** A meter point with its registration status (also in the transfer status' answer). */
 export const METER_POINT_STATUS = {
@@ -27,10 +27,10 @@ export const METER_POINT_STATUS = {
 export const meterPointStatusesOperation = operation({
   method: 'get',
   path: '/v1/data-import/meterpoint-statuses-for-account/{import_supplier_code}/{external_account_number}/',
+  query: NO_QUERY,
   handler: (deps: { db: Knex }) => async (ctx) => {
     const { supplier, external } = ctx.params as { supplier: string; external: string };
     ctx.state.logContext = { importSupplier: supplier, externalAccountNumber: external };
-    rejectQueryParameters(ctx);
     const items = canAccessSupplier(ctx, supplier) ? await meterPointStatuses(deps.db, supplier, external) : null;
     if (!items || items.length === 0) {
       // The platform's 404 carries `error`; ours adds it beside the usual detail and code.

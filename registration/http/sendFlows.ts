@@ -1,3 +1,4 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { Client } from '@temporalio/client';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { Config } from '../../lib/config';
@@ -5,8 +6,6 @@ import { HttpError } from '../../http/errors';
 import { common, externalParam, json, ref, security, supplierParam } from '../../http/openapi';
 import { operation } from '../../http/operation';
 import { canAccessSupplier, principalOf } from '../../http/principal';
-import { QUERY_FAILED, ValidationError } from '../../http/validation';
-import { parseRegistrationQuery } from '../query';
 import { registrationFlowsWorkflowId } from '../workflowId';
 import type { RegistrationNotFound, RegistrationRequest } from '../types';
 import { runRegistrationFlows } from '../startWorkflow';
@@ -15,17 +14,26 @@ import { runRegistrationFlows } from '../startWorkflow';
 const notFoundArray = (item: RegistrationNotFound) => new HttpError('not_found', 'see body', {}, {}, { body: [item] });
 
 /**
+ * The query: only the documented parameter may be sent (an unknown one may acquire meaning later,
+ * so it is refused rather than ignored), a real YYYY-MM-DD day (`invalid_date`), given once.
+ */
+const RegistrationQuery = Type.Object(
+  { supply_start_date: Type.Optional(Type.String({ format: 'date', description: 'Supply start date of the flows; default the earliest valid date.' })) },
+  { additionalProperties: false },
+);
+
+/**
  * `POST /v1/data-import/send-registration-flows/<supplier>/<external>/` (spec "Send registration
  * flows"; docs/registration-flows.md). The request body is ignored (the spec shows none).
  */
 export const sendRegistrationFlowsOperation = operation({
   method: 'post',
   path: '/v1/data-import/send-registration-flows/{import_supplier_code}/{external_account_number}/',
+  query: RegistrationQuery,
   handler: (deps: { temporal: Client; config: Pick<Config, 'temporal'> }) => async (ctx) => {
     const { supplier, external } = ctx.params as { supplier: string; external: string };
     ctx.state.logContext = { importSupplier: supplier, externalAccountNumber: external };
-    const query = parseRegistrationQuery(ctx.query);
-    if (!query.ok) throw new ValidationError(query.errors, QUERY_FAILED);
+    const supplyStartDate = (ctx.state.query as Static<typeof RegistrationQuery>).supply_start_date ?? null;
 
     // Another organisation's supplier answers exactly like an unknown account.
     if (!canAccessSupplier(ctx, supplier)) {
@@ -40,10 +48,10 @@ export const sendRegistrationFlowsOperation = operation({
     const input: RegistrationRequest = {
       importSupplier: supplier,
       externalAccountNumber: external,
-      supplyStartDate: query.supplyStartDate,
+      supplyStartDate,
       requestedBy: principal ? `${principal.organisation}/${principal.keyId}` : 'unauthenticated',
     };
-    const workflowId = registrationFlowsWorkflowId(supplier, external, query.supplyStartDate);
+    const workflowId = registrationFlowsWorkflowId(supplier, external, supplyStartDate);
     ctx.state.logContext = { ...ctx.state.logContext, workflowId };
 
     let outcome;
@@ -92,11 +100,7 @@ export const sendRegistrationFlowsOperation = operation({
     tags: ['registrations'],
     summary: 'Mark the meter points of an imported account for registration with the industry.',
     security,
-    parameters: [
-      supplierParam('import_supplier_code'),
-      externalParam('external_account_number'),
-      { name: 'supply_start_date', in: 'query', required: false, description: 'Supply start date of the flows; default the earliest valid date.', schema: { type: 'string', format: 'date' } },
-    ],
+    parameters: [supplierParam('import_supplier_code'), externalParam('external_account_number')],
     responses: {
       '200': json({ type: 'array', items: ref('RegistrationResult') }, 'One record per account; a later downstream failure is still possible.'),
       '400': json(ref('QueryValidationFailed'), 'A malformed query parameter (`validation_error`).'),

@@ -57,8 +57,8 @@ const rule = {
 // "One owner per table" (docs/architecture.md, "Who owns which table"): the first table a query
 // names must be one its file's folder owns. The owners are data, `{ owners: { table: folder } }` in
 // eslint.config.js: the Account's tables are db/stores/'s, every other table its feature's (or
-// db/'s, events/'s). A table the map does not know is an error too, so a new table is given an
-// owner. What counts as naming a table:
+// db/'s, events/'s), one folder each (a list of folders is refused by the rule's schema). A table
+// the map does not know is an error too, so a new table is given an owner. What counts as naming a table:
 // - a knex handle called (`db('accounts')`, `trx('meter_points as mp')`, `deps.db('outbox')`) or a
 //   builder's `.from(…)`, `.into(…)`, `.table(…)`: the first argument, a string or a string-literal
 //   type (`table: 'notes' | 'post_import_notes'`); joins are the first table's query's business;
@@ -102,7 +102,7 @@ function ownerOf(owners, table) {
 const ownerRule = {
   meta: {
     type: 'problem',
-    schema: [{ type: 'object', properties: { owners: { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, minItems: 2 }] } } }, required: ['owners'], additionalProperties: false }],
+    schema: [{ type: 'object', properties: { owners: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['owners'], additionalProperties: false }],
     messages: {
       foreign: "table '{{table}}' is owned by {{owner}}/, not by {{folder}}/ (docs/architecture.md, \"Who owns which table\"): call a function of {{owner}}/ instead.",
       unknown: "table '{{table}}' has no owner: give it one in eslint.config.js's TABLE_OWNERS (docs/architecture.md, \"Who owns which table\").",
@@ -124,8 +124,7 @@ const ownerRule = {
       if (ctes.has(table)) return;
       const owner = ownerOf(owners, table);
       if (owner === undefined) return context.report({ node, messageId: 'unknown', data: { table } });
-      const all = Array.isArray(owner) ? owner : [owner];
-      if (!all.some((o) => folder === o || folder.startsWith(`${o}/`))) context.report({ node, messageId: 'foreign', data: { table, owner: all.join('/, '), folder } });
+      if (folder !== owner && !folder.startsWith(`${owner}/`)) context.report({ node, messageId: 'foreign', data: { table, owner, folder } });
     };
     /** The table names an argument stands for: its literal, or its string-literal type(s); null when not known. */
     const tablesOf = (arg) => {

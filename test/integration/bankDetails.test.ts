@@ -48,9 +48,15 @@ describe('bank details on read-back', () => {
 
     const refused = await get('?reveal=bank_details');
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 403, code: 'permission_denied' });
-    for (const q of ['?reveal=everything', '?reveal=bank_details&x=1', '?x=1']) {
-      const bad = await get(q);
-      expect({ q, status: bad.status, code: bad.body.code }).toEqual({ q, status: 400, code: 'validation_error' });
+    for (const [q, issue] of [
+      ['?reveal=everything', 'invalid_choice@reveal'],
+      ['?reveal=bank_details&reveal=bank_details', 'invalid_choice@reveal'],
+      ['?reveal=bank_details&x=1', 'unknown_field@x'],
+      ['?x=1', 'unknown_field@x'],
+    ]) {
+      const bad = await get(q!);
+      const issues = (bad.body.errors as { code: string; attr: string }[]).map((e) => `${e.code}@${e.attr}`);
+      expect({ q, status: bad.status, code: bad.body.code, issues }).toEqual({ q, status: 400, code: 'validation_error', issues: [issue] });
     }
 
     expect(await setKeyRevealsBankDetails(s.t.db, keyId, true)).toBe(true);

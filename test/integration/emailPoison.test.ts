@@ -10,7 +10,7 @@
 import net from 'node:net';
 import { deliverAccountEmails, type DeliveryDeps } from '../../emails/delivery';
 import { createMailTransport } from '../../emails/transport';
-import { listAllSetAside, setAsideCounts } from '../../db/stores/setAside';
+import { listAllSetAside, setAsideCounts } from '../../maintenance/setAside';
 import { loadConfig } from '../../lib/config';
 import { createMetrics } from '../../lib/metrics';
 import { createTestDatabase, TestDatabase } from '../support/db';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { listAllSetAside } from '../../db/stores/setAside';
+import { listAllSetAside } from '../../maintenance/setAside';
 import { createTestDatabase, TestDatabase } from '../support/db';
 import { emailSuppliers, queuedAccount } from '../support/emailQueue';
 import { startSmtpSink, SmtpSink } from '../support/smtpSink';

@@ -5,7 +5,8 @@
  */
 import type { ImportRef } from '../../activities/imports';
 import { createEmailActivities } from '../../activities/emails/customerEmails';
-import { countByStatus, getProcessById } from '../../imports/store';
+import { getProcessById } from '../../imports/store';
+import { countImportsByStatus } from '../../ops/store';
 import type { TestDatabase } from '../support/db';
 import { StepActivities, StepsDatabase, stepActivities, stepsDatabase, storeRun } from '../support/importRuns';
 import { silentLog } from '../support/stack';
@@ -184,7 +185,7 @@ describe('import steps run again for the same run', () => {
   it('counts by status (the /metrics gauge) equal to the rows themselves after every step above', async () => {
     const rows = await t.db('import_processes').select('status').count<{ status: string; n: string }[]>('* as n').groupBy('status');
     const direct = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-    const counted = await countByStatus(t.db);
+    const counted = await countImportsByStatus(t.db);
     expect(Object.fromEntries(Object.entries(counted).filter(([, n]) => n > 0))).toEqual(direct);
     expect(Object.values(counted).reduce((a, b) => a + b, 0)).toBeGreaterThan(10);
   });

@@ -143,6 +143,9 @@ describe('platform listings and meter point statuses on the real servers', () =>
       ['after=bm90LWEtY3Vyc29y', 'invalid', 'after'],
       ['after=', 'invalid', 'after'],
       ['page=2', 'unknown_field', 'page'],
+      ['page=1&page=2', 'unknown_field', 'page'],
+      ['limit=1.5', 'invalid', 'limit'],
+      ['after=x&after=y', 'invalid', 'after'],
     ])('answers validation_error for ?%s with %s at %s', async (query, code, attr) => {
       const res = await get(`/v1/data-import/all-account-import-processes/DEMO_ENERGY/?${query}`);
       expect(res.status).toBe(400);

@@ -276,6 +276,9 @@ describe('post-import top-ups on the real servers', () => {
       const flag = await post('transactions/create/?check_previously_added=maybe', body(ext('TX'), [TXS[0]]));
       expect(flag.status).toBe(400);
       expect(flag.body.errors).toEqual([expect.objectContaining({ code: 'invalid', attr: 'check_previously_added' })]);
+      const others = await post('transactions/create/?force_add_to_current_statement=true&force_add_to_current_statement=false&dry=1', body(ext('TX'), [TXS[0]]));
+      expect([others.status, others.body.code]).toEqual([400, 'validation_error']);
+      expect(others.body.errors.map((e: { code: string; attr: string }) => `${e.code}@${e.attr}`).sort()).toEqual(['invalid@force_add_to_current_statement', 'unknown_field@dry']);
       const array = await post('transactions/create/', [1]);
       expect(array.status).toBe(400);
       expect(array.body.code).toBe('parse_error');

@@ -234,6 +234,8 @@ describe('send registration flows on the real servers', () => {
     const unknown = await send(ext('PAST'), '?start=2026-12-01');
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([{ detail: expect.any(String), code: 'unknown_field', attr: 'start' }]);
+    const twice = await send(ext('PAST'), '?supply_start_date=2026-12-01&supply_start_date=2026-12-02');
+    expect([twice.status, twice.body.code, twice.body.errors]).toEqual([400, 'validation_error', [{ detail: expect.any(String), code: 'invalid_date', attr: 'supply_start_date' }]]);
   });
 
   it('lists the marks for operators with `data-import registrations list`', async () => {

@@ -1,6 +1,6 @@
 import { createMetrics } from '../../lib/metrics';
 import { OutboxRelay } from '../../events/relay';
-import { listAllSetAside, setAsideCounts } from '../../db/stores/setAside';
+import { listAllSetAside, setAsideCounts } from '../../maintenance/setAside';
 import { buildSummary } from '../../ops/summary';
 import { openRelayBed, RelayBed, writeCompleteEvents } from '../support/outboxEvents';
 import { silentLog } from '../support/stack';

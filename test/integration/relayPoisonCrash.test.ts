@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { listAllSetAside } from '../../db/stores/setAside';
+import { listAllSetAside } from '../../maintenance/setAside';
 import { DEFAULT_WORKER_NODE_OPTIONS } from '../../lib/nodeOptions';
 import { openRelayBed, RelayBed, writeCompleteEvents } from '../support/outboxEvents';
 import { TEST_NATS_URL } from '../support/env';

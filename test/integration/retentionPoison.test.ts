@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { createOrganisation, issueApiKey } from '../../auth/store';
 import { enqueueEvents } from '../../events/outbox';
-import { listAllSetAside, setAsideCounts } from '../../db/stores/setAside';
+import { listAllSetAside, setAsideCounts } from '../../maintenance/setAside';
 import { createMetrics } from '../../lib/metrics';
 import { runRetention } from '../../maintenance/retention';
 import { createTestDatabase, TestDatabase } from '../support/db';

@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import request from 'supertest';
 import { createApp } from '../../api/app';
 import { UnstartedRunSweeper } from '../../imports/sweeper';
-import { listAllSetAside, setAsideCounts } from '../../db/stores/setAside';
+import { listAllSetAside, setAsideCounts } from '../../maintenance/setAside';
 import { createMetrics } from '../../lib/metrics';
 import { uniqueAccount } from '../support/fixtures';
 import { silentLog, startStack, Stack } from '../support/stack';

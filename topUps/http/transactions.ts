@@ -1,21 +1,37 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { nonFieldErrorsBody } from '../../http/middleware/errorShape';
 import { operation } from '../../http/operation';
-import { ValidationError } from '../../http/validation';
-import { parseTransactionQuery } from '../query';
 import { TopUpTransactionSchema, TransactionsRequestSchema } from '../schemas';
 import { addTransactions, checkTransactionsBody } from '../transactions';
 import { plain } from '../../http/openapi';
 import { topUp, type TopUpDeps, topUpOpenApi } from './topUp';
+
+/** The query flags of transactions/create, both default true as the platform documents them: `true`/`false`/`1`/`0` in any case. */
+const TransactionsQuery = Type.Object(
+  {
+    check_previously_added: Type.Optional(
+      Type.Boolean({ default: true, description: 'Default true: a transaction_id already on the account answers TRANSACTION_ALREADY_EXISTS; false: TRANSACTION_IMPORT_ERROR (ids stay unique).' }),
+    ),
+    force_add_to_current_statement: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'Default true: a date inside a closed statement period is moved to the day after the last statement closing date, with a pinned note; false: TRANSACTION_IMPORT_ERROR.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /** `POST /v1/data-import/transactions/create/`: ledger transactions added to an imported account (a dry run writes nothing). */
 export const transactionsOperation = operation({
   method: 'post',
   path: '/v1/data-import/transactions/create/',
   errors: nonFieldErrorsBody,
+  query: TransactionsQuery,
   body: true,
   handler: (deps: TopUpDeps) => async (ctx) => {
-    const query = parseTransactionQuery(ctx.query);
-    if (!query.ok) throw new ValidationError(query.errors);
+    const flags = ctx.state.query as Static<typeof TransactionsQuery>;
+    const query = { checkPreviouslyAdded: flags.check_previously_added ?? true, forceAddToCurrentStatement: flags.force_add_to_current_statement ?? true };
     const { result, dryRun } = await topUp(
       deps,
       ctx,
@@ -53,9 +69,5 @@ export const transactionsOperation = operation({
   openapi: topUpOpenApi('createTransactions', 'Add ledger transactions to an imported account.', 'TopUpTransactionsRequest', 'TopUpTransactionsResult', {
     description:
       'Adds to the account\'s first ledger, moves its balance (credit-positive) and publishes billing.ledger.entry_posted v2 per added transaction, all in one transaction. `dry_run: true` answers 200 with the statuses and writes nothing.',
-    parameters: [
-      { name: 'check_previously_added', in: 'query', required: false, description: 'Default true: a transaction_id already on the account answers TRANSACTION_ALREADY_EXISTS; false: TRANSACTION_IMPORT_ERROR (ids stay unique).', schema: { type: 'boolean', default: true } },
-      { name: 'force_add_to_current_statement', in: 'query', required: false, description: 'Default true: a date inside a closed statement period is moved to the day after the last statement closing date, with a pinned note; false: TRANSACTION_IMPORT_ERROR.', schema: { type: 'boolean', default: true } },
-    ],
   }),
 });

@@ -62,6 +62,7 @@ describe('bad input to the operations page', () => {
       ['/api/summary?hours=73', ['hours max_value']],
       ['/api/summary?hours=abc', ['hours invalid']],
       ['/api/summary?hours=1&hours=2', ['hours invalid']],
+      ['/api/summary?colour=red&colour=blue', ['colour unknown_field']],
       ['/api/summary?supplier=' + 'S'.repeat(65), ['supplier max_length']],
       ['/api/errors', ['code required']],
       ['/api/errors?code=', ['code blank']],
