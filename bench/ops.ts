@@ -10,7 +10,7 @@
  */
 import pg from 'pg';
 import { createDb } from '../db/knex';
-import { findProcess } from '../imports/store';
+import { findProcess, importsWithError } from '../imports/store';
 import { outboxBacklog } from '../events/outbox';
 import * as store from '../ops/store';
 import { buildSummary, latencyBinMinutes } from '../ops/summary';
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     const since = (h: number) => new Date(Math.floor(now.getTime() / 60_000) * 60_000 - h * 3600_000);
     const temporal = { uiUrl: 'http://127.0.0.1:8233', namespace: 'default' };
     const code = 'import_process_failed_validation';
-    const firstPage = await store.importsWithError(db, { supplier: BIG, code, limit: 101 });
+    const firstPage = await importsWithError(db, { supplier: BIG, code, limit: 101 });
     const after: [string, string] = [BIG, firstPage[firstPage.length - 1]!.externalAccountNumber];
     const rows: Record<string, string | number>[] = [];
     for (const supplier of [BIG, null]) {
@@ -127,8 +127,8 @@ async function main(): Promise<void> {
       rows.push(await time(`PROCESSED per minute, 72 h (${who})`, () => store.processedPerMinute(db, supplier, since(72))));
       rows.push(await time(`latency histograms, 6 h (${who})`, () => store.latencyHistograms(db, supplier, since(6), latencyBinMinutes(6))));
       rows.push(await time(`latency histograms, 72 h (${who})`, () => store.latencyHistograms(db, supplier, since(72), latencyBinMinutes(72))));
-      rows.push(await time(`affected accounts of an error code, first page (${who})`, () => store.importsWithError(db, { supplier, code, limit: 101 })));
-      rows.push(await time(`affected accounts of an error code, next page (${who})`, () => store.importsWithError(db, { supplier, code, after, limit: 101 })));
+      rows.push(await time(`affected accounts of an error code, first page (${who})`, () => importsWithError(db, { supplier, code, limit: 101 })));
+      rows.push(await time(`affected accounts of an error code, next page (${who})`, () => importsWithError(db, { supplier, code, after, limit: 101 })));
       rows.push(await time(`whole summary, 6 h (${who})`, () => buildSummary(db, { supplier, hours: 6, temporal })));
       rows.push(await time(`whole summary, 72 h (${who})`, () => buildSummary(db, { supplier, hours: 72, temporal })));
     }

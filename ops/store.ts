@@ -6,9 +6,8 @@ import { IMPORT_STATUSES } from '../imports';
  * (db/migrations/0008_ops_rollups.ts) or an index, so each answers in milliseconds for a supplier
  * with a million import processes (bench/ops.ts measures them). `supplier` null means all. The
  * page's reads of the import processes and of the suppliers are their owners' (imports/,
- * suppliers/); the errored imports' is passed on here for bench/ops.ts, which measures it with these.
+ * suppliers/).
  */
-export { importsWithError } from '../imports';
 
 export type RollupKind = 'import' | 'registration' | 'email';
 
