@@ -110,7 +110,7 @@ export function register(program: Command): void {
   ]);
   const init = cmd
     .command('init')
-    .description("Write a mapping to start from: every Account field, commented out, with its type, whether it is required and its value set; given --profile <extract folder>, the tables of the extract's delimited files (encoding, delimiter, columns with the types and date formats seen) and, for each column with few distinct values, a conversion table pre-filled with the codes found, marked unconfirmed (a run refuses it until confirmed, or with --allow-unconfirmed).")
+    .description("Write a mapping to start from: every Account field, commented out, with its type, whether it is required, its value set and the validation codes that can be raised at it; given --profile <extract folder>, the tables of the extract's delimited files (encoding, delimiter, columns with the types and date formats seen) and, for each column with few distinct values, a conversion table pre-filled with the codes found, marked unconfirmed (a run refuses it until confirmed, or with --allow-unconfirmed).")
     .argument('<file>', 'the mapping to write (YAML)')
     .option('--profile <folder>', 'an extract to profile (its *.csv, *.tsv and *.txt files)')
     .option('--force', 'overwrite the file when it exists')
