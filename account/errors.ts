@@ -20,7 +20,7 @@ const FORMAT_CODES: Record<string, string> = {
 /**
  * The code of an ajv error of `keyword` (the schema's `format` for a format error) at a field named
  * `field`, whose value is null or not: the one mapping of schema keywords to codes, used to
- * translate errors (below) and to say which codes check each field (account/fieldCodes.ts).
+ * translate errors (below) and to say which codes check each field (account/schemaCodes.ts).
  */
 export function ajvErrorCode(keyword: string, o: { format?: string; field?: string; isNull?: boolean } = {}): string {
   switch (keyword) {

@@ -63,8 +63,7 @@ function walk(s: Schema, path: string, add: (path: string, types: string[], requ
 
 /**
  * The error codes the validator can raise at an Account path (a list's: at it and at its items),
- * sorted (account/fieldCodes.ts): for `map init`'s skeleton only, as they are read from the rules'
- * source the first time they are asked for.
+ * sorted (account/fieldCodes.ts: the schema's, and the rules' from account/fieldCodes.json).
  */
 export function accountFieldCodes(path: string): string[] {
   const { codes } = fieldCodes();
