@@ -20,6 +20,38 @@ const FORMAT_CODES: Record<string, string> = {
 /** The code of a value that fails `format` (an unknown format's: invalid). */
 export const formatCode = (format: string): string => FORMAT_CODES[format] ?? 'invalid';
 
+/**
+ * The code of an ajv error of `keyword` (the schema's `format` for a format error) at a field named
+ * `field`, whose value is null or not: the one mapping of schema keywords to codes, used to
+ * translate errors (below) and to say which codes check each field (account/schemaCodes.ts).
+ */
+export function ajvErrorCode(keyword: string, o: { format?: string; field?: string; isNull?: boolean } = {}): string {
+  switch (keyword) {
+    case 'additionalProperties':
+      return 'unknown_field';
+    case 'required':
+      return 'required';
+    case 'type':
+      return o.isNull ? 'null' : 'invalid';
+    case 'minLength':
+      return 'blank';
+    case 'maxLength':
+    case 'maxItems':
+      return 'max_length';
+    case 'format':
+      return formatCode(o.format ?? '');
+    case 'enum':
+      return 'invalid_choice';
+    case 'minimum':
+    case 'maximum':
+      return RANGE_CODE_BY_FIELD[o.field ?? ''] ?? (keyword === 'minimum' ? 'min_value' : 'max_value');
+    case FREE_FORM_KEYWORD:
+      return 'free_form_too_large';
+    default:
+      return 'invalid';
+  }
+}
+
 function pointerParts(pointer: string): string[] {
   if (pointer === '') return [];
   return pointer
@@ -58,64 +90,52 @@ export function translateAjvErrors(
       continue;
     }
     const parts = pointerParts(e.instancePath);
-    let code: string;
     let detail: string;
     const field = parts[parts.length - 1];
     switch (e.keyword) {
       case 'additionalProperties': {
         const name = String((e.params as { additionalProperty: string }).additionalProperty);
         parts.push(name);
-        code = 'unknown_field';
         detail = `Unknown field "${name}": only documented fields may be sent.`;
         break;
       }
       case 'required': {
         const name = String((e.params as { missingProperty: string }).missingProperty);
         parts.push(name);
-        code = 'required';
         detail = 'This field is required.';
         break;
       }
-      case 'type': {
-        const isNull = valueAt(root, parts) === null;
-        code = isNull ? 'null' : 'invalid';
-        detail = isNull ? 'This field may not be null.' : `Expected ${String((e.params as { type: string }).type)}.`;
+      case 'type':
+        detail = valueAt(root, parts) === null ? 'This field may not be null.' : `Expected ${String((e.params as { type: string }).type)}.`;
         break;
-      }
       case 'minLength':
-        code = 'blank';
         detail = 'This field may not be blank.';
         break;
       case 'maxLength':
       case 'maxItems':
-        code = 'max_length';
         detail = `Ensure this field has no more than ${String((e.params as { limit: number }).limit)} ${e.keyword === 'maxItems' ? 'items' : 'characters'}.`;
         break;
-      case 'format': {
-        const format = String((e.params as { format: string }).format);
-        code = formatCode(format);
-        detail = `Not a valid ${format}.`;
+      case 'format':
+        detail = `Not a valid ${String((e.params as { format: string }).format)}.`;
         break;
-      }
       case 'enum':
-        code = 'invalid_choice';
         detail = `Not a valid choice; allowed: ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}.`;
         break;
       case 'minimum':
-      case 'maximum': {
-        const limit = (e.params as { limit: number }).limit;
-        code = RANGE_CODE_BY_FIELD[field] ?? (e.keyword === 'minimum' ? 'min_value' : 'max_value');
-        detail = `Ensure this value is ${e.keyword === 'minimum' ? 'at least' : 'at most'} ${limit}.`;
+      case 'maximum':
+        detail = `Ensure this value is ${e.keyword === 'minimum' ? 'at least' : 'at most'} ${(e.params as { limit: number }).limit}.`;
         break;
-      }
       case FREE_FORM_KEYWORD:
-        code = 'free_form_too_large';
         detail = e.message ?? 'This free-form value is too large.';
         break;
       default:
-        code = 'invalid';
         detail = e.message ?? 'Invalid value.';
     }
+    const code = ajvErrorCode(e.keyword, {
+      format: e.keyword === 'format' ? String((e.params as { format: string }).format) : undefined,
+      field,
+      isNull: e.keyword === 'type' && valueAt(root, parts) === null,
+    });
     const relative = parts.join('.');
     const attr = prefix === '' ? relative || NON_FIELD_ERRORS : relative ? `${prefix}.${relative}` : prefix;
     const key = `${attr}\u0000${code}`;

@@ -1,3 +1,4 @@
+import { fieldCodes } from '../account/fieldCodes';
 import { PLATFORM_ACCOUNT } from '../account/platformAccount';
 import { AccountSchema } from '../account/schema';
 
@@ -58,4 +59,13 @@ function walk(s: Schema, path: string, add: (path: string, types: string[], requ
   if (path && (types.length > 0 || values.length > 0)) add(path, types.length > 0 ? types : ['string'], required, values);
   for (const [k, sub] of Object.entries(s.properties ?? {})) walk(sub, path ? `${path}.${k}` : k, add, (s.required ?? []).includes(k));
   if (s.items) walk(s.items, `${path}.*`, add);
+}
+
+/**
+ * The error codes the validator can raise at an Account path (a list's: at it and at its items),
+ * sorted (account/fieldCodes.ts: the schema's, and the rules' from account/fieldCodes.json).
+ */
+export function accountFieldCodes(path: string): string[] {
+  const { codes } = fieldCodes();
+  return [...new Set([...(codes.get(path) ?? []), ...(codes.get(`${path}.*`) ?? [])])].sort();
 }

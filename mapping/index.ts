@@ -6,6 +6,7 @@ export { parseCsvText } from './csv';
 export { convertValue } from './convert';
 export { MAP_CODES, type MapIssue } from './issues';
 export { groupIssues, type MapStats } from './report';
+export type { ObjectStats } from './objectStats';
 export { skeleton } from './init';
 export { profileExtract, type TableProfile } from './profile';
 export { legacyExtractMapping, writeLegacyExtract } from './legacyExtract';

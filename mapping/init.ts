@@ -1,12 +1,18 @@
-import { accountFields, type AccountField } from './accountFields';
+import { accountFieldCodes, accountFields, type AccountField } from './accountFields';
 import { profileExtract, type TableProfile } from './profile';
 
 /** Most values of a value set written beside a field; the rest are counted. */
 const MAX_VALUES = 12;
 
 /**
+ * Codes that check (nearly) every field, said once in the skeleton's header rather than on each
+ * line: a value of the wrong JSON type, null where the field takes none, a text PostgreSQL cannot store.
+ */
+const EVERY_FIELD_CODES = new Set(['invalid', 'null', 'invalid_character']);
+
+/**
  * `data-import map init`: a mapping to start from. Every Account field is there, commented out,
- * with its type, whether it is required and its value set; lists are written with the table,
+ * with its type, whether it is required, its value set and the error codes that check it; lists are written with the table,
  * join and order they need. Given an extract, `tables:` is filled from its files (columns, the
  * types and date formats seen), and each column with few distinct values gets a conversion table
  * pre-filled with the codes found, marked unconfirmed: a run refuses it until a person has
@@ -16,6 +22,8 @@ export function skeleton(extracts?: string): string {
   const out: string[] = [
     '# A mapping skeleton written by `data-import map init` (docs/bulk-migration.md, "From a legacy extract").',
     '# Uncomment the fields your extract holds; give each one rule. Required fields are marked.',
+    "# Beside each field, the validator's error codes that can be raised at it (docs/spec/RULES.md); every field is also",
+    '# checked for its JSON type (invalid; null where it takes none) and every text for characters that cannot be stored (invalid_character).',
     'version: 1',
     '',
     'tables:',
@@ -43,11 +51,12 @@ function tableLines(p: TableProfile): string[] {
   return lines;
 }
 
-function describe(f: AccountField): string {
+function describe(path: string, f: AccountField): string {
   const kind = f.kinds.has('list') ? 'list' : f.kinds.has('object') ? 'object' : f.types.join(' | ');
   const values = f.values.filter((v) => v !== null);
   const set = values.length === 0 ? '' : `; one of ${values.slice(0, MAX_VALUES).join(', ')}${values.length > MAX_VALUES ? ` … (${values.length} in all)` : ''}`;
-  return `${kind}${f.required ? ', REQUIRED' : ''}${set}`;
+  const codes = accountFieldCodes(path).filter((c) => !EVERY_FIELD_CODES.has(c));
+  return `${kind}${f.required ? ', REQUIRED' : ''}${set}${codes.length > 0 ? `; checked by: ${codes.join(', ')}` : ''}`;
 }
 
 /**
@@ -64,12 +73,12 @@ function fieldLines(prefix: string, depth: number): string[] {
     const name = p.slice(prefix.length);
     const f = fields.get(p)!;
     if (f.kinds.has('list') && paths.some((k) => k.startsWith(`${p}.*.`))) {
-      lines.push(at(depth, `${name}:  # ${describe(f)}`), at(depth + 1, 'table: TABLE'), at(depth + 1, 'join: { CHILD_COLUMN: PARENT_KEY_COLUMN }'), at(depth + 1, 'order: [COLUMN]'), at(depth + 1, 'fields:'));
+      lines.push(at(depth, `${name}:  # ${describe(p, f)}`), at(depth + 1, 'table: TABLE'), at(depth + 1, 'join: { CHILD_COLUMN: PARENT_KEY_COLUMN }'), at(depth + 1, 'order: [COLUMN]'), at(depth + 1, 'fields:'));
       lines.push(...fieldLines(`${p}.*.`, depth + 2));
     } else if (f.kinds.has('object') && paths.some((k) => k.startsWith(`${p}.`))) {
-      lines.push(at(depth, `${name}:  # ${describe(f)}`), at(depth + 1, 'fields:'));
+      lines.push(at(depth, `${name}:  # ${describe(p, f)}`), at(depth + 1, 'fields:'));
       lines.push(...fieldLines(`${p}.`, depth + 2));
-    } else lines.push(at(depth, `${name}: COLUMN  # ${describe(f)}`));
+    } else lines.push(at(depth, `${name}: COLUMN  # ${describe(p, f)}`));
   }
   return lines;
 }

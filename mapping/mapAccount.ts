@@ -2,12 +2,13 @@ import { inTranche, type Tranche } from '../lib/tranche';
 import { accountRows, type RawAccount, type RowLayout } from './accountRows';
 import { AccountBuilder } from './build';
 import type { MapIssue } from './issues';
+import { rowsUsed } from './objectStats';
 import { ruleColumn, type AccountTrace } from './rules';
 import type { Mapping } from './spec';
 import type { MapValidator } from './validate';
 
 /** One account mapped: what mapping/run.ts counts, reports and writes, in the book's order. */
-export type AccountOutcome =
+export type AccountOutcome = (
   | { outside: true }
   | {
       outside: false;
@@ -15,7 +16,11 @@ export type AccountOutcome =
       errors: MapIssue[];
       /** The line to write: the account's JSON for the book, or its quarantine record when it has errors. */
       line: string;
-    };
+    }
+) & {
+  /** The rows of each table the account was built from (mapping/objectStats.ts). */
+  rows: Record<string, number>;
+};
 
 /**
  * Builds one account from its rows (mapping/build.ts), keeps it to the tranche, runs the service's
@@ -39,14 +44,15 @@ export class AccountMapper {
     const own = accountRows(this.layout, raw);
     const { account, trace } = new AccountBuilder(this.mapping, own.tables, true).build(own.account);
     const number = typeof account.external_account_number === 'string' ? account.external_account_number : trace.account;
-    if (this.tranche && !inTranche(this.tranche, number)) return { outside: true };
+    const rows = rowsUsed(trace);
+    if (this.tranche && !inTranche(this.tranche, number)) return { outside: true, rows };
     const errors = [...trace.issues];
     if (errors.length === 0 && this.validate) {
       for (const e of await this.validate(account)) errors.push({ ...traced(trace, e.attr), code: e.code, account: trace.account, attr: e.attr, detail: e.detail });
     }
     // The whole account is held back with its errors: never written short of a row.
-    if (errors.length > 0) return { outside: false, errors, line: `${JSON.stringify({ account: trace.account, external_account_number: number, errors, mapped: account })}\n` };
-    return { outside: false, errors, line: `${JSON.stringify(account)}\n` };
+    if (errors.length > 0) return { outside: false, errors, line: `${JSON.stringify({ account: trace.account, external_account_number: number, errors, mapped: account })}\n`, rows };
+    return { outside: false, errors, line: `${JSON.stringify(account)}\n`, rows };
   }
 }
 

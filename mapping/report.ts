@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { MapIssue } from './issues';
+import type { ObjectStats } from './objectStats';
 import { reportHtml } from './reportHtml';
 
 /** The fallout of one cause: an error code from one mapping rule, with what it blocks. */
@@ -22,6 +23,8 @@ export interface MapStats {
   quarantined: number;
   outsideTranche: number;
   orphans: number;
+  /** Per table of the mapping, where its rows went (mapping/objectStats.ts). */
+  objects: ObjectStats[];
   seconds: number;
 }
 

@@ -8,6 +8,7 @@ import { streamTable, tableFiles } from './extract';
 import type { MapIssue } from './issues';
 import type { AccountMapper, AccountOutcome } from './mapAccount';
 import { loadMapping } from './load';
+import { ObjectCounter } from './objectStats';
 import { writeReport, type MapStats } from './report';
 import type { Condition, ListNode, Mapping, ObjectNode } from './spec';
 import { accountMapper, defaultMapThreads, MapThreads, type MapThreadSetup } from './threads';
@@ -33,7 +34,10 @@ export interface MapOptions {
    */
   threads?: number;
   signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  /** The accounts done of those chosen, with the run's counts so far (every 200 accounts, and at the end). */
+  onProgress?: (done: number, total: number, stats: Readonly<MapStats>) => void;
+  /** The rows read from the extract so far (every 4096 rows, and at each table's end), before any account is mapped. */
+  onRowsRead?: (rows: number) => void;
 }
 
 export interface MapSummary {
@@ -58,7 +62,8 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   }
   const prefix = o.reportPrefix ?? `${o.out}.map`;
   const quarantine = o.quarantine ?? `${o.out}.quarantine.ndjson`;
-  const stats: MapStats = { rowsRead: {}, accounts: 0, valid: 0, quarantined: 0, outsideTranche: 0, orphans: 0, seconds: 0 };
+  const stats: MapStats = { rowsRead: {}, accounts: 0, valid: 0, quarantined: 0, outsideTranche: 0, orphans: 0, objects: [], seconds: 0 };
+  const objects = new ObjectCounter(mapping);
   const fatal: MapIssue[] = [];
   // Each table's files are streamed into DuckDB (mapping/store.ts) and made distinct by key there:
   // the JavaScript heap holds a piece of a file at a time, then one account's rows.
@@ -78,6 +83,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   }
 
   async function mapWith(store: MapStore): Promise<MapSummary> {
+  let rowsSoFar = 0;
   for (const table of mapping.tables.values()) {
     const { sink, end } = await store.appender(table);
     let read = 0;
@@ -88,6 +94,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
       table,
       (file, line, values, error) => {
         inFile++;
+        if ((++rowsSoFar & 4095) === 0) o.onRowsRead?.(rowsSoFar);
         if (fatal.length === 0) sink(file, line, values, error);
       },
       (_, ok) => {
@@ -97,10 +104,12 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
     );
     await end();
     stats.rowsRead[table.name] = read;
+    o.onRowsRead?.(rowsSoFar);
     fatal.push(...issues);
   }
   const done = (issues: MapIssue[], extra: Partial<MapSummary>): MapSummary => {
     stats.seconds = (Date.now() - started) / 1000;
+    stats.objects = objects.result(stats.rowsRead);
     return { stats, fatal: false, interrupted: false, book: null, quarantine, ...extra, report: writeReport(prefix, issues, stats) };
   };
   // A file that cannot be read leaves every account in doubt: no book at all, rather than one
@@ -114,6 +123,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   await store.setAccounts(accountRows);
   const orphans = await store.orphans();
   stats.orphans = orphans.length;
+  objects.orphans(orphans);
   const issues: MapIssue[] = [...orphans];
   // Each account is built, kept to the tranche, validated and written out as a line by the threads
   // (or here), and comes back in the book's order: this thread streams rows and writes lines.
@@ -133,6 +143,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
       const next = await outcomes.next();
       if (next.done) throw new Error('the store ran out of accounts');
       const outcome = next.value;
+      objects.account(outcome);
       if (outcome.outside) {
         stats.outsideTranche++;
         continue;
@@ -146,9 +157,9 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
         stats.valid++;
         fs.writeSync(book, outcome.line);
       }
-      if (i % 200 === 0) o.onProgress?.(i + 1, accountRows.length);
+      if (i % 200 === 0) o.onProgress?.(i + 1, accountRows.length, stats);
     }
-    o.onProgress?.(accountRows.length, accountRows.length);
+    o.onProgress?.(accountRows.length, accountRows.length, stats);
   } finally {
     fs.closeSync(book);
     fs.closeSync(held);

@@ -25,7 +25,7 @@ export function londonDay(value: string): string | undefined {
 }
 
 /** A record kind with a start and an end: where it sits, its two fields, and what ending too early is. */
-interface EndRule {
+export interface EndRule {
   pattern: string;
   from: string;
   to: string;
@@ -42,7 +42,7 @@ const MP = 'supply_addresses.*.meter_points.*';
  * meaning, so the same code). Periods of the spec's fields (agreements, AQs, payment schedules,
  * statements, PSR records) are checked with their other rules.
  */
-const END_RULES: readonly EndRule[] = [
+export const END_RULES: readonly EndRule[] = [
   { pattern: 'supply_addresses.*', from: 'customer_at_supply_address_from_date', to: 'customer_at_supply_address_to_date', code: 'start_date_later_than_end_date' },
   { pattern: 'supply_addresses.*.property_administrators.*', from: 'effective_from', to: 'effective_to', code: 'start_date_later_than_end_date' },
   { pattern: MP, from: 'supply_start_date', to: 'supply_end_date', code: 'start_date_later_than_end_date' },

@@ -3,10 +3,14 @@ import { CliError } from '../errors';
 import { print } from '../context';
 import { integerIn, withExamples } from '../format';
 import { progressOption, runInterruptible, type ProgressKind } from '../shared/options';
+import { Phases, timingsText, type Phase } from '../shared/phases';
 import { startProgress } from '../shared/progress';
 import { bucketOption, cohortOption, sampleOption, trancheFrom, type TrancheOptions } from '../shared/tranche';
 import fs from 'node:fs';
-import { MappingError, MapRunError, runMap, skeleton, type MapSummary } from '../../mapping';
+import { MappingError, MapRunError, runMap, skeleton, type MapStats, type MapSummary, type ObjectStats } from '../../mapping';
+
+/** Reading the files into DuckDB, then making the tables distinct and joining them (mapping/store.ts). */
+const READING = 'loading the extract';
 
 /**
  * `data-import map`: a legacy system's extract and a mapping to a book (mapping/ does the work;
@@ -27,14 +31,19 @@ interface MapCommandOptions extends TrancheOptions {
   progress: ProgressKind;
 }
 
-function summaryText(s: MapSummary): string {
+/** Per table: "customers: 6 read, 4 mapped (4 valid, 0 quarantined), 2 left out", with the tranche and orphans when any. */
+function objectLine(t: ObjectStats): string {
+  const extra = [t.outsideTranche > 0 ? `${t.outsideTranche} outside the tranche` : '', t.orphans > 0 ? `${t.orphans} orphans` : ''].filter(Boolean);
+  return `  ${t.table}: ${t.read} read, ${t.mapped} mapped (${t.valid} valid, ${t.quarantined} quarantined)${extra.map((e) => `, ${e}`).join('')}, ${t.leftOut} left out`;
+}
+
+function summaryText(s: MapSummary, phases: Phases): string {
   const st = s.stats;
-  const read = Object.entries(st.rowsRead)
-    .map(([t, n]) => `${t} ${n}`)
-    .join(', ');
   return [
-    `rows read: ${read}`,
+    'rows per table:',
+    ...st.objects.map(objectLine),
     `accounts: ${st.accounts} mapped, ${st.valid} valid, ${st.quarantined} quarantined${st.outsideTranche > 0 ? `, ${st.outsideTranche} outside the tranche` : ''}; orphan rows ${st.orphans}; ${st.seconds.toFixed(1)} s`,
+    `phases: ${timingsText(phases.timings())}`,
     s.book ? `book: ${s.book}\nquarantine: ${s.quarantine}` : 'book: none written',
     `report: ${s.report.csv}, ${s.report.json}, ${s.report.html}`,
   ].join('\n');
@@ -44,7 +53,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('map')
     .description(
-      "Turn a legacy system's extract (a folder of CSV/TSV or fixed-width files, one table each) into a book migrate and reconcile take: a YAML mapping mirroring the Account tree gives each field a rule (constant, column, conversion table, expression, parent key) and each list a child table joined on its keys; every account goes through the service's own validator in process; an account with any error is quarantined whole, with each error traced to its source file, line, column, legacy value and mapping rule. Writes the book, the quarantine file and a report (<prefix>.csv, .json, .html).",
+      "Turn a legacy system's extract (a folder of CSV/TSV or fixed-width files, one table each) into a book migrate and reconcile take: a YAML mapping mirroring the Account tree gives each field a rule (constant, column, conversion table, expression, parent key) and each list a child table joined on its keys; every account goes through the service's own validator in process; an account with any error is quarantined whole, with each error traced to its source file, line, column, legacy value and mapping rule. Writes the book, the quarantine file and a report (<prefix>.csv, .json, .html) with the run's figures and, per table of the extract, where its rows went (in valid or quarantined accounts, outside the tranche, orphans, left out).",
     )
     .option('--mapping <file>', 'required: the mapping (YAML; see examples/legacy-extract/mapping.yaml)')
     .option('--extracts <folder>', 'required: the extract, the folder the mapping\'s table files are found in')
@@ -63,9 +72,29 @@ export function register(program: Command): void {
       // Not commander's required options: `map init` is a subcommand, and those would be asked of it too.
       const missing = (['mapping', 'extracts', 'out'] as const).filter((k) => !o[k]);
       if (missing.length > 0) throw new CliError(`required option(s) ${missing.map((k) => `--${k}`).join(', ')} not specified (run with --help for usage)`, 1);
-      let done = 0;
-      let total: number | null = null;
-      const progress = startProgress(o.progress, { total: () => total, done: () => done, counts: () => ({}), following: () => 0, outage: () => null }, (line) => process.stderr.write(`${line}\n`));
+      // The phases as migrate shows them: the extract's rows read (no total known before the end),
+      // then the accounts mapped of those chosen, each with its rate and ETA; the count of accounts
+      // is the run's own as the display asks for it, not only every 200 accounts.
+      const phases = new Phases();
+      const reading = phases.start(READING, 'rows');
+      let mapping: Phase | null = null;
+      let live: Readonly<MapStats> | null = null;
+      const counts = (): Record<string, number> => (live ? { valid: live.valid, quarantined: live.quarantined, 'outside the tranche': live.outsideTranche } : {});
+      const progress = startProgress(
+        o.progress,
+        {
+          total: () => mapping?.total ?? null,
+          done: () => mapping?.done ?? 0,
+          counts,
+          following: () => 0,
+          outage: () => null,
+          phases: () => {
+            if (mapping && live) mapping.done = Math.max(mapping.done, live.accounts + live.outsideTranche);
+            return phases.all();
+          },
+        },
+        (line) => process.stderr.write(`${line}\n`),
+      );
       let summary: MapSummary;
       try {
         summary = await runInterruptible(
@@ -83,9 +112,16 @@ export function register(program: Command): void {
               threads: o.threads,
               tranche: trancheFrom(o),
               signal,
-              onProgress: (d, t) => {
-                done = d;
-                total = t;
+              onRowsRead: (rows) => {
+                reading.done = rows;
+              },
+              onProgress: (d, t, stats) => {
+                if (!mapping) {
+                  phases.end(READING);
+                  mapping = phases.start('mapping accounts', 'accounts', t);
+                }
+                mapping.done = d;
+                live = stats;
               },
             }),
         );
@@ -93,9 +129,10 @@ export function register(program: Command): void {
         if (err instanceof MappingError || err instanceof MapRunError) throw new CliError(err.message, 1);
         throw err;
       } finally {
+        phases.endAll();
         progress.stop();
       }
-      print(summaryText(summary));
+      print(summaryText(summary, phases));
       if (summary.fatal) throw new CliError(`the extract could not be read: see ${summary.report.csv}`, 1);
       if (summary.interrupted) throw new CliError('interrupted', 130);
       if (summary.stats.quarantined > 0 || summary.stats.orphans > 0) throw new CliError(`not every account mapped and valid: see ${summary.report.html}`, 2);
@@ -110,7 +147,7 @@ export function register(program: Command): void {
   ]);
   const init = cmd
     .command('init')
-    .description("Write a mapping to start from: every Account field, commented out, with its type, whether it is required and its value set; given --profile <extract folder>, the tables of the extract's delimited files (encoding, delimiter, columns with the types and date formats seen) and, for each column with few distinct values, a conversion table pre-filled with the codes found, marked unconfirmed (a run refuses it until confirmed, or with --allow-unconfirmed).")
+    .description("Write a mapping to start from: every Account field, commented out, with its type, whether it is required, its value set and the validation codes that can be raised at it; given --profile <extract folder>, the tables of the extract's delimited files (encoding, delimiter, columns with the types and date formats seen) and, for each column with few distinct values, a conversion table pre-filled with the codes found, marked unconfirmed (a run refuses it until confirmed, or with --allow-unconfirmed).")
     .argument('<file>', 'the mapping to write (YAML)')
     .option('--profile <folder>', 'an extract to profile (its *.csv, *.tsv and *.txt files)')
     .option('--force', 'overwrite the file when it exists')

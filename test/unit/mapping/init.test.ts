@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { fieldCodes } from '../../../account/fieldCodes';
 import { PLATFORM_ACCOUNT } from '../../../account/platformAccount';
 import { MapRunError, profileExtract, runMap, skeleton } from '../../../mapping';
+import { accountFieldCodes } from '../../../mapping/accountFields';
 
 const EXAMPLE = path.join(__dirname, '../../../examples/legacy-extract');
 
@@ -24,6 +26,48 @@ describe('map init', () => {
     for (const p of Object.keys(PLATFORM_ACCOUNT)) expect([p, fieldsAt(p)]).not.toEqual([p, undefined]);
     expect(text).toMatch(/# +external_account_number: COLUMN {2}# string, REQUIRED/);
     expect(text).toMatch(/# +smart_type: COLUMN {2}# string; one of NONE, SMETS1, SMETS1_ENROLLED, SMETS2/);
+  });
+
+  it('writes beside each field the codes that check it: the schema\'s and the rules\'', () => {
+    const text = skeleton();
+    // A domain rule's code (customers.ts), the schema's (blank, max_length), required.
+    expect(text).toContain('supply_postcode: COLUMN  # string, REQUIRED; checked by: blank, invalid_postcode, max_length, required');
+    expect(text).toContain('billing_postcode: COLUMN  # string; checked by: billing_address_new_style_and_legacy, invalid_postcode, max_length');
+    // A customer's email: the rule's two codes; a business user's email only the platform's format.
+    expect(accountFieldCodes('customers.*.email')).toEqual(['invalid', 'invalid_character', 'invalid_email', 'max_length', 'null', 'possible_test_email_address']);
+    expect(accountFieldCodes('business.users.*.email')).not.toContain('possible_test_email_address');
+    // A meter reading's date: the date format, required, and the billed-to rule of meterPoints.ts.
+    expect(accountFieldCodes('supply_addresses.*.meter_points.*.meters.*.reading_history.*.reading_date')).toEqual([
+      'billed_reading_after_last_billed_to_date', 'invalid', 'invalid_character', 'invalid_date', 'null', 'required',
+    ]);
+    // A range with its own code (errors.ts), and codes at a list's items on the list's line.
+    expect(text).toContain('day_of_month: COLUMN  # integer; checked by: invalid_day_of_month');
+    expect(text).toContain('supply_addresses:  # list; checked by: duplicate_supply_addresses_found, max_length, portfolio_lead_has_a_supply_address');
+    // The first top-level ledger field given, the second open-ended exemption, a document found missing.
+    expect(text).toContain('last_statement_balance: COLUMN  # string; checked by: invalid_decimal, ledger_forms_mixed, max_length');
+    expect(text).toContain('vat_exemptions:  # list; checked by: max_length, multiple_open_ended_tax_exemptions, tax_exemptions_provided_for_domestic_account');
+    expect(text).toContain('statement_path: COLUMN  # string; checked by: blank, invalid_document_path, max_length, path_does_not_exist_in_file_store');
+  });
+
+  it('names every field-level code of docs/spec/RULES.md somewhere in the skeleton', () => {
+    const rules = fs.readFileSync(path.join(__dirname, '../../../docs/spec/RULES.md'), 'utf8');
+    const documented = new Set<string>();
+    for (const line of rules.split('\n')) {
+      const cells = line.split('|');
+      if (cells.length >= 4) for (const m of cells[cells.length - 2].matchAll(/`([a-z_]+)`/g)) documented.add(m[1]);
+    }
+    const said = new Set([...skeleton().matchAll(/checked by: ([a-z_, ]+)/g)].flatMap((m) => m[1].split(', ')));
+    const missing = [...documented].filter((c) => !said.has(c)).sort();
+    expect(missing).toEqual([
+      // Every field's, said once in the header.
+      'invalid',
+      'invalid_character',
+      'null',
+      // Raised at a field the Account does not have.
+      'unknown_field',
+    ]);
+    expect(fieldCodes().unplaced).toEqual([]);
+    expect(skeleton()).toContain('checked for its JSON type (invalid; null where it takes none) and every text for characters that cannot be stored (invalid_character)');
   });
 
   it('profiles an extract: encoding, date formats and the codes of code columns', () => {

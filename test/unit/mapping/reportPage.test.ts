@@ -39,6 +39,17 @@ describe('the map report page in headless Chromium', () => {
       ['map_value_unconvertible', expect.stringMatching(/^line \d+$/), 'customers.*.date_of_birth', '1', '1', '33.3%', 'CUSTOMERS.CSV:2'],
     ]);
     expect(await page.textContent('#stats')).toContain('quarantined 3');
+    // Where each table's rows went: every open account is held, so its rows are quarantined.
+    const objects = await page.$$eval('#objects tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => (td as HTMLElement).innerText.trim())));
+    expect(objects).toEqual([
+      ['accounts', '4', '3', '0', '3', '0', '0', '1'],
+      ['customers', '6', '4', '0', '4', '0', '0', '2'],
+      ['meter_points', '5', '4', '0', '4', '0', '0', '1'],
+      ['meters', '5', '4', '0', '4', '0', '0', '1'],
+      ['registers', '4', '3', '0', '3', '0', '0', '1'],
+      ['eacs', '4', '3', '0', '3', '0', '0', '1'],
+      ['readings', '9', '9', '0', '9', '0', '0', '0'],
+    ]);
     await page.close();
   });
 });

@@ -27,6 +27,11 @@ async function run(dir: string, mapping = path.join(EXAMPLE, 'mapping.yaml'), ex
   return { summary, errors, book, held, out };
 }
 
+/** A table's row of stats.objects: where its rows went. */
+const rowsOf = (table: string, read: number, valid: number, quarantined: number, outsideTranche = 0, orphans = 0) => ({
+  table, read, mapped: valid + quarantined, valid, quarantined, outsideTranche, orphans, leftOut: read - valid - quarantined - outsideTranche - orphans,
+});
+
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'map-run-'));
 });
@@ -38,6 +43,19 @@ describe('data-import map on the example extract', () => {
     const first = await run(dir);
     expect(first.summary.stats).toMatchObject({ accounts: 3, valid: 3, quarantined: 0, orphans: 0 });
     expect(first.book).toEqual(['LEGACY-100045', 'LEGACY-100046', 'LEGACY-100048']);
+    // Per object: the closed account 100047 and its rows are left out (its customer, meter point,
+    // meter, register, EAC), and so is the customer row repeated whole (C2); each reading is in a
+    // list once, though readings feed two (transfer and history).
+    expect(first.summary.stats.objects).toEqual([
+      rowsOf('accounts', 4, 3, 0),
+      rowsOf('customers', 6, 4, 0),
+      rowsOf('meter_points', 5, 4, 0),
+      rowsOf('meters', 5, 4, 0),
+      rowsOf('registers', 4, 3, 0),
+      rowsOf('eacs', 4, 3, 0),
+      rowsOf('readings', 9, 9, 0),
+    ]);
+    expect(first.summary.stats.objects.map((o) => o.leftOut)).toEqual([1, 2, 1, 1, 1, 1, 0]);
     const bytes = fs.readFileSync(first.out);
     const account = JSON.parse(bytes.toString('utf8').split('\n')[0]);
     expect(account.billing_name).toBe('Aoife Ní Bhriain');
@@ -51,8 +69,19 @@ describe('data-import map on the example extract', () => {
 
   it('selects the same accounts by bucket as lib/tranche does', async () => {
     const bucket = parseFraction('1/2')!;
-    const { book } = await run(extract(), undefined, { tranche: { bucket } });
+    const { book, summary } = await run(extract(), undefined, { tranche: { bucket } });
     expect(book).toEqual(['LEGACY-100045', 'LEGACY-100046', 'LEGACY-100048'].filter((n) => inTranche({ bucket }, n)));
+    // 100046 falls outside the bucket: its account row, customer, meter point, meter, register, EAC and two readings.
+    expect(book).toEqual(['LEGACY-100045', 'LEGACY-100048']);
+    expect(summary.stats.objects).toEqual([
+      rowsOf('accounts', 4, 2, 0, 1),
+      rowsOf('customers', 6, 3, 0, 1),
+      rowsOf('meter_points', 5, 3, 0, 1),
+      rowsOf('meters', 5, 3, 0, 1),
+      rowsOf('registers', 4, 2, 0, 1),
+      rowsOf('eacs', 4, 2, 0, 1),
+      rowsOf('readings', 9, 7, 0, 2),
+    ]);
   });
 });
 
@@ -77,9 +106,12 @@ describe('injected faults in an extract', () => {
   });
 
   it('reports a row that joins no parent as an orphan, naming its file, line and join column', async () => {
-    const { errors, book } = await run(extract({ file: 'READINGS.CSV', edit: (t) => `${t}M9,1,H,30/09/2026,1.0,R\r\n` }));
+    const { errors, book, summary } = await run(extract({ file: 'READINGS.CSV', edit: (t) => `${t}M9,1,H,30/09/2026,1.0,R\r\n` }));
     expect(errors).toContainEqual(expect.objectContaining({ code: 'map_orphan_row', file: 'READINGS.CSV', line: 11, column: 'MTR_ID', value: 'M9', account: null }));
     expect(book).toHaveLength(3);
+    // Reported under both lists of readings (transfer and history), counted once as a row.
+    expect(summary.stats.orphans).toBe(2);
+    expect(summary.stats.objects.find((o) => o.table === 'readings')).toEqual(rowsOf('readings', 10, 9, 0, 0, 1));
   });
 
   const fileFaults: Case[] = [
@@ -124,6 +156,17 @@ describe('accounts built and validated in worker threads', () => {
     };
     const own = await outputs(0);
     expect(own.stats).toMatchObject({ accounts: 3, valid: 1, quarantined: 2 });
+    // 100045's rows in the book; 100046's and 100048's held (one customer, meter point, meter,
+    // register, EAC and two readings each).
+    expect(own.stats.objects).toEqual([
+      rowsOf('accounts', 4, 1, 2),
+      rowsOf('customers', 6, 2, 2),
+      rowsOf('meter_points', 5, 2, 2),
+      rowsOf('meters', 5, 2, 2),
+      rowsOf('registers', 4, 1, 2),
+      rowsOf('eacs', 4, 1, 2),
+      rowsOf('readings', 9, 5, 4),
+    ]);
     expect(own.errors.map((e) => e.code).sort()).toEqual(['invalid_phone_number', 'map_code_unmapped']);
     expect(await outputs(1)).toEqual(own);
 
