@@ -90,7 +90,10 @@ describe('digest filler with a poison account', () => {
 
   it('counts an attempt that never finished: a row is not taken again within its lease, and is set aside at the next claim once its attempts are used up', async () => {
     await add('TENANT_A', 'DIES');
-    const policy = { maxAttempts: 2, leaseMs: 300 };
+    // A lease far longer than any pause of a loaded machine; its end is brought about by moving the
+    // attempt back in time (a 300 ms lease ran out under load before the restarted worker's claim).
+    const policy = { maxAttempts: 2, leaseMs: 600_000 };
+    const leaseRunsOut = () => t.db.raw(`UPDATE account_digest_pending SET attempted_at = attempted_at - interval '1 hour' WHERE account_id = ?`, [ids.get('DIES')!]);
     // A worker records its attempt and dies in the work (nothing else happens to the row).
     expect(await recordAttempt(t.db, { limit: 500, retried: false, policy })).toEqual([ids.get('DIES')]);
     await add('TENANT_B', 'B-3');
@@ -99,10 +102,10 @@ describe('digest filler with a poison account', () => {
     await filler.drain();
     expect(await stored('B-3')).toMatch(new RegExp(`^${digestForm()}:sha256:`));
     expect(((await t.db('account_digest_pending').where({ account_id: ids.get('DIES') }).first('attempts')) as { attempts: number }).attempts).toBe(1);
-    await new Promise((r) => setTimeout(r, 400));
+    await leaseRunsOut();
     // Its second attempt dies too.
     expect(await recordAttempt(t.db, { limit: 1, retried: true, policy })).toEqual([ids.get('DIES')]);
-    await new Promise((r) => setTimeout(r, 400));
+    await leaseRunsOut();
     await filler.drain();
     expect(await stored('DIES')).toBeNull();
     const [item] = await listSetAside(t.db);
