@@ -4,7 +4,8 @@ import type { Tranche } from '../lib/tranche';
 import type { RawAccount } from './accountRows';
 import { AccountBuilder } from './build';
 import { MapStore } from './store';
-import { streamTable, tableFiles } from './extract';
+import { tableFiles } from './extract';
+import { loadTable } from './loadExtract';
 import type { MapIssue } from './issues';
 import type { AccountMapper, AccountOutcome } from './mapAccount';
 import { loadMapping } from './load';
@@ -79,23 +80,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
 
   async function mapWith(store: MapStore): Promise<MapSummary> {
   for (const table of mapping.tables.values()) {
-    const { sink, end } = await store.appender(table);
-    let read = 0;
-    let inFile = 0;
-    // After an error that stops the run, files are still read (for their own errors), not stored.
-    const issues = streamTable(
-      o.extracts,
-      table,
-      (file, line, values, error) => {
-        inFile++;
-        if (fatal.length === 0) sink(file, line, values, error);
-      },
-      (_, ok) => {
-        if (ok) read += inFile;
-        inFile = 0;
-      },
-    );
-    await end();
+    const { read, fatal: issues } = await loadTable(store, o.extracts, table, () => fatal.length > 0);
     stats.rowsRead[table.name] = read;
     fatal.push(...issues);
   }

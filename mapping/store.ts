@@ -3,6 +3,7 @@ import { mappingEdges, storedRow, type Edge, type RawAccount } from './accountRo
 import type { Row, RowSink } from './extract';
 import { duplicateChanges } from './duplicates';
 import { MAP_CODES, type MapIssue } from './issues';
+import { insertNative, type NativePlan } from './nativeCsv';
 import type { ListNode, Mapping, TableSpec } from './spec';
 
 const SEP = '\u0001';
@@ -64,7 +65,7 @@ export class MapStore {
    * A sink for a table's rows as they are read (mapping/extract.ts): each row gets its `ord`; `end`
    * closes the appender and makes the table distinct by key (deduplicate).
    */
-  async appender(table: TableSpec): Promise<{ sink: RowSink; end: () => Promise<void> }> {
+  async appender(table: TableSpec): Promise<{ sink: RowSink; flush: () => void; end: () => Promise<void> }> {
     const appender: DuckDBAppender = await this.conn.createAppender(this.tableId(table));
     const cols = this.columns.get(table.name)!;
     const at = (c: string) => cols.indexOf(c);
@@ -72,13 +73,14 @@ export class MapStore {
     const key = table.key?.map(at);
     let fileName = '';
     let fileNo = -1;
+    let rows = 0;
     const text = (values: (string | undefined)[], i: number) => (i < 0 ? '' : (values[i] ?? '').trim());
     const sink: RowSink = (file, line, values, error) => {
       if (file !== fileName) {
         fileName = file;
-        fileNo = this.files.indexOf(file);
-        if (fileNo < 0) fileNo = this.files.push(file) - 1;
+        fileNo = this.fileNumber(file);
       }
+      rows++;
       appender.appendInteger(this.ord++);
       appender.appendInteger(fileNo);
       appender.appendInteger(line);
@@ -93,11 +95,32 @@ export class MapStore {
     };
     return {
       sink,
+      // Rows appended are written before DuckDB reads a file itself into the table (nativeFile).
+      flush: () => {
+        if (rows > 0) appender.flushSync();
+        rows = 0;
+      },
       end: async () => {
         appender.closeSync();
         await this.deduplicate(table);
       },
     };
+  }
+
+  private fileNumber(file: string): number {
+    const n = this.files.indexOf(file);
+    return n >= 0 ? n : this.files.push(file) - 1;
+  }
+
+  /**
+   * A file of the table read by DuckDB itself (mapping/nativeCsv.ts) into the table, its rows
+   * numbered on from the last appended: how many, or null when it must be read by the map's reader.
+   */
+  async nativeFile(table: TableSpec, where: string, file: string, plan: NativePlan): Promise<number | null> {
+    const target = { table: this.tableId(table), ord: this.ord, file: this.fileNumber(file), columns: this.columns.get(table.name)!, key: table.key, keys: [...this.keys.get(table.name)!.entries()] };
+    const rows = await insertNative(this.conn, where, table, plan, target);
+    if (rows !== null) this.ord += rows;
+    return rows;
   }
 
   /**
