@@ -103,7 +103,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   // Each account is built, kept to the tranche, validated and written out as a line by the threads
   // (or here), and comes back in the book's order: this thread streams rows and writes lines.
   const raw = store.accounts(accountRows.length);
-  const outcomes = (pool ? pool.map(store.fileNames(), raw) : inThisThread(accountMapper(setup, store.fileNames()), raw))[Symbol.asyncIterator]();
+  const outcomes = (pool ? pool.map(store.fileNames(), raw, () => accountMapper(setup, store.fileNames())) : inThisThread(accountMapper(setup, store.fileNames()), raw))[Symbol.asyncIterator]();
   const tmpBook = `${o.out}.partial`;
   const tmpQuarantine = `${quarantine}.partial`;
   const book = fs.openSync(tmpBook, 'w');
