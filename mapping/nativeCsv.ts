@@ -166,44 +166,42 @@ export async function insertNative(conn: DuckDBConnection, where: string, table:
     'allow_quoted_nulls = false',
     // An empty field is an empty text, as the map's reader has it: NULL is only the padding.
     'nullstr = chr(0)',
-    'max_line_size = 1000000000',
+    // DuckDB's longest record (its default, 2 MB: its read buffers are 16 times that, per thread);
+    // a file with a longer one is read by the map's reader.
   ].join(', ');
+  // A NULL in the header's columns is a record too short (or a field of one NUL character), a text
+  // in the extra column a record too long: the row's `_nl` is -1, and the map's reader reads the file
+  // and reports it. Else `_nl` is the row's line breaks inside quoted fields.
+  const wrong = [...[...Array(n).keys()].map((i) => `${col(i)} IS NULL`), `${col(n)} IS NOT NULL`].join(' OR ');
+  const breaks = [...Array(n).keys()].map((i) => `(strlen(${col(i)}) - strlen(replace(${col(i)}, chr(10), '')))`).join(' + ');
+  const at = (c: string) => col(plan.header.indexOf(c));
+  const key = (cs: string[]) => (cs.length === 1 ? trimmed(at(cs[0])) : `concat_ws(chr(1), ${cs.map((c) => trimmed(at(c))).join(', ')})`);
+  const values = [`${target.ord} + _n - 1`, `${target.file}`, '_n + 1', 'NULL', `to_json([${target.columns.map(at).join(', ')}])`, `CASE WHEN ${wrong} THEN -1 ELSE ${breaks} END`];
+  if (target.key) values.push(key(target.key));
+  for (const [, cs] of target.keys) values.push(key(cs));
+  const names = ['_ord', '_f', '_l', '_e', '_v', '_nl', ...(target.key ? ['_dk'] : []), ...target.keys.map(([k]) => k)];
+  const rows = `${target.table} WHERE _f = ${target.file}`;
+  // Rows numbered in the file's order: insertion order kept while DuckDB reads it (on every core).
   await conn.run('SET preserve_insertion_order = true');
   try {
-    await conn.run(`CREATE OR REPLACE TEMP TABLE _csv AS SELECT row_number() OVER () AS _n, * FROM read_csv(${literal(where)}, ${options})`);
+    await conn.run(`INSERT INTO ${target.table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM (SELECT row_number() OVER () AS _n, * FROM read_csv(${literal(where)}, ${options}))`);
   } catch {
-    return null;
+    return null; // one statement: nothing was stored
   } finally {
     await conn.run('SET preserve_insertion_order = false');
   }
-  try {
-    // A NULL in the header's columns is a record too short (or a field of one NUL character), a text
-    // in the extra column a record too long: the map's reader reads the file and reports it.
-    const wrong = [...[...Array(n).keys()].map((i) => `${col(i)} IS NULL`), `${col(n)} IS NOT NULL`].join(' OR ');
-    const counts = (await conn.runAndReadAll(`SELECT count(*), count(*) FILTER (WHERE ${wrong}) FROM _csv`)).getRows()[0];
-    const rows = Number(counts[0]);
-    if (Number(counts[1]) > 0) return null;
-    // Each record on one line (the common file): its line is its number after the header's.
-    let line = '_n + 1';
-    if (rows + 1 !== plan.lines) {
-      const lfs = [...Array(n).keys()].map((i) => `(length(${col(i)}) - length(replace(${col(i)}, chr(10), '')))`).join(' + ');
-      await conn.run(`ALTER TABLE _csv ADD COLUMN _nl BIGINT`);
-      await conn.run(`UPDATE _csv SET _nl = ${lfs}`);
-      const inside = Number((await conn.runAndReadAll('SELECT coalesce(sum(_nl), 0) FROM _csv')).getRows()[0][0]);
-      if (rows + 1 + inside !== plan.lines) return null;
-      line = '_n + 1 + coalesce(sum(_nl) OVER (ORDER BY _n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)';
-    }
-    const at = (c: string) => col(plan.header.indexOf(c));
-    const key = (cs: string[]) => (cs.length === 1 ? trimmed(at(cs[0])) : `concat_ws(chr(1), ${cs.map((c) => trimmed(at(c))).join(', ')})`);
-    const values = [`${target.ord} + _n - 1`, `${target.file}`, line, 'NULL', `to_json([${target.columns.map(at).join(', ')}])`];
-    if (target.key) values.push(key(target.key));
-    for (const [, cs] of target.keys) values.push(key(cs));
-    const names = ['_ord', '_f', '_l', '_e', '_v', ...(target.key ? ['_dk'] : []), ...target.keys.map(([k]) => k)];
-    await conn.run(`INSERT INTO ${target.table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM _csv`);
-    return rows;
-  } finally {
-    await conn.run('DROP TABLE IF EXISTS _csv');
+  const [count, wrongRows, inside] = (await conn.runAndReadAll(`SELECT count(*), count(*) FILTER (WHERE _nl < 0), coalesce(sum(_nl), 0) FROM ${rows}`)).getRows()[0].map(Number);
+  if (wrongRows > 0 || count + 1 + inside !== plan.lines) {
+    await conn.run(`DELETE FROM ${rows}`);
+    return null;
   }
+  // A quoted field over several lines: the rows after it start lines further on.
+  if (inside > 0) {
+    await conn.run(
+      `UPDATE ${target.table} SET _l = s.l FROM (SELECT _ord, _l + coalesce(sum(_nl) OVER (ORDER BY _ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS l FROM ${rows}) s WHERE ${target.table}._ord = s._ord`,
+    );
+  }
+  return count;
 }
 
 const trimmed = (c: string) => `trim(${c}, ${literal(JS_WHITE_SPACE)})`;

@@ -33,6 +33,9 @@ export interface MapOptions {
    * one. The book, the quarantine and the report are the same either way.
    */
   threads?: number;
+  /** DuckDB's memory limit and the folder its database and spill files go in (mapping/engine.ts). */
+  memoryLimit?: string;
+  tempDir?: string;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -68,7 +71,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   const threads = o.threads ?? (extractBytes(mapping, o.extracts) < THREADS_FROM_BYTES ? 0 : defaultMapThreads());
   const pool = threads > 0 ? new MapThreads(setup, threads) : null;
   try {
-    const store = await MapStore.open(mapping);
+    const store = await MapStore.open(mapping, { memoryLimit: o.memoryLimit, tempDir: o.tempDir });
     try {
       return await mapWith(store);
     } finally {
