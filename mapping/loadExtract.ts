@@ -12,7 +12,7 @@ import type { MapStore } from './store';
  * without an error that stops the run, and those errors; after such an error (`stopped`, this
  * table's or an earlier one's) files are still read for their own errors, and nothing is stored.
  */
-export async function loadTable(store: MapStore, dir: string, table: TableSpec, stopped: () => boolean): Promise<{ read: number; fatal: MapIssue[] }> {
+export async function loadTable(store: MapStore, dir: string, table: TableSpec, stopped: () => boolean, native = true): Promise<{ read: number; fatal: MapIssue[] }> {
   const files = tableFiles(dir, table.files);
   if (files.length === 0) return { read: 0, fatal: [noFiles(dir, table)] };
   const fatal: MapIssue[] = [];
@@ -21,7 +21,7 @@ export async function loadTable(store: MapStore, dir: string, table: TableSpec, 
   let read = 0;
   for (const file of files) {
     const where = path.join(dir, file);
-    const plan = stopped() || fatal.length > 0 ? null : nativePlan(where, table, first.header);
+    const plan = !native || stopped() || fatal.length > 0 ? null : nativePlan(where, table, first.header);
     if (plan) {
       flush();
       const rows = await store.nativeFile(table, where, file, plan);

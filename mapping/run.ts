@@ -36,6 +36,8 @@ export interface MapOptions {
   /** DuckDB's memory limit and the folder its database and spill files go in (mapping/engine.ts). */
   memoryLimit?: string;
   tempDir?: string;
+  /** false: every file through the map's own reader, none through DuckDB's (mapping/nativeCsv.ts); for comparing the two. */
+  nativeCsv?: boolean;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -83,7 +85,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
 
   async function mapWith(store: MapStore): Promise<MapSummary> {
   for (const table of mapping.tables.values()) {
-    const { read, fatal: issues } = await loadTable(store, o.extracts, table, () => fatal.length > 0);
+    const { read, fatal: issues } = await loadTable(store, o.extracts, table, () => fatal.length > 0, o.nativeCsv !== false);
     stats.rowsRead[table.name] = read;
     fatal.push(...issues);
   }
