@@ -176,7 +176,9 @@ export async function insertNative(conn: DuckDBConnection, where: string, table:
   const breaks = [...Array(n).keys()].map((i) => `(strlen(${col(i)}) - strlen(replace(${col(i)}, chr(10), '')))`).join(' + ');
   const at = (c: string) => col(plan.header.indexOf(c));
   const key = (cs: string[]) => (cs.length === 1 ? trimmed(at(cs[0])) : `concat_ws(chr(1), ${cs.map((c) => trimmed(at(c))).join(', ')})`);
-  const values = [`${target.ord} + _n - 1`, `${target.file}`, '_n + 1', 'NULL', `to_json([${target.columns.map(at).join(', ')}])`, `CASE WHEN ${wrong} THEN -1 ELSE ${breaks} END`];
+  // (counted only in a row that has one: most have none, and a search is cheaper than a count)
+  const anyBreak = [...Array(n).keys()].map((i) => `contains(${col(i)}, chr(10))`).join(' OR ');
+  const values = [`${target.ord} + _n - 1`, `${target.file}`, '_n + 1', 'NULL', `to_json([${target.columns.map(at).join(', ')}])`, `CASE WHEN ${wrong} THEN -1 WHEN ${anyBreak} THEN ${breaks} ELSE 0 END`];
   if (target.key) values.push(key(target.key));
   for (const [, cs] of target.keys) values.push(key(cs));
   const names = ['_ord', '_f', '_l', '_e', '_v', '_nl', ...(target.key ? ['_dk'] : []), ...target.keys.map(([k]) => k)];
@@ -204,4 +206,5 @@ export async function insertNative(conn: DuckDBConnection, where: string, table:
   return count;
 }
 
-const trimmed = (c: string) => `trim(${c}, ${literal(JS_WHITE_SPACE)})`;
+/** A key as JavaScript's `trim()` has it; DuckDB's trim with a set of characters is slow, so only a text with something but printable ASCII at an end goes through it. */
+const trimmed = (c: string) => `CASE WHEN ascii(${c}) BETWEEN 33 AND 126 AND ascii(${c}[-1]) BETWEEN 33 AND 126 THEN ${c} ELSE trim(${c}, ${literal(JS_WHITE_SPACE)}) END`;
