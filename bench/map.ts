@@ -24,6 +24,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { accountDigest } from '../account/canonical';
 import { generateBook, type Profile } from '../cli/generate';
 import { runMap, writeLegacyExtract } from '../mapping';
@@ -89,8 +90,13 @@ async function main(): Promise<void> {
       const seconds = (Date.now() - t) / 1000;
       const used = process.cpuUsage(cpu);
       const cpuSeconds = (used.user + used.system) / 1e6;
-      const back = fs.readFileSync(out, 'utf8').trim().split('\n');
-      const same = back.filter((l, i) => accountDigest(JSON.parse(l)) === digests[i]).length;
+      // Line by line: a book of 100,000 accounts is longer than a JavaScript string may be.
+      let same = 0;
+      let i = 0;
+      for await (const l of readline.createInterface({ input: fs.createReadStream(out), crlfDelay: Infinity })) {
+        if (l !== '' && accountDigest(JSON.parse(l)) === digests[i]) same++;
+        i++;
+      }
       console.log(`map ${validate ? 'with' : 'without'} validation: ${s.stats.valid} valid, ${s.stats.quarantined} quarantined in ${seconds.toFixed(1)} s (${Math.round(size / seconds)} accounts/s; ${cpuSeconds.toFixed(1)} s of CPU, load average ${os.loadavg()[0].toFixed(1)}; threads ${threads ?? 'default'}); digests equal ${same}/${size}; peak RSS so far ${peakRssMiB()} MiB; DuckDB folder peak ${(engineBytes / 2 ** 20).toFixed(0)} MiB, memory limit ${process.env.MAP_MEMORY_LIMIT ?? 'default'}`);
       if (same !== size) throw new Error('not every account came back with its digest: no figure');
     }
