@@ -14,6 +14,25 @@ export interface EngineOptions {
   tempDir?: string;
 }
 
+/** Bytes of a size as DuckDB reads it (`4GB` = 4·10⁹, `4GiB` = 4·2³⁰); NaN for a text it is not. */
+export function sizeBytes(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?i?b)$/i.exec(text.trim());
+  if (!m) return NaN;
+  const unit = m[2].toLowerCase();
+  const power = ' kmgt'.indexOf(unit.length > 1 ? unit[0] : ' ');
+  return Number(m[1]) * (unit.includes('i') ? 1024 : 1000) ** power;
+}
+
+/**
+ * DuckDB's threads for a memory limit: one per GiB, at most the cores. Each thread of a sort holds
+ * buffers of its own: at 300 MB two threads sorting the rows ran out of memory where one spilled.
+ */
+export function engineThreads(memoryLimit: string): number {
+  const bytes = sizeBytes(memoryLimit);
+  const cores = os.availableParallelism();
+  return Number.isNaN(bytes) ? cores : Math.max(1, Math.min(cores, Math.floor(bytes / 2 ** 30)));
+}
+
 /** Half the machine's memory, at most 4 GB: with the JavaScript heaps, a run stays under 8 GB. */
 export function defaultMemoryLimit(): string {
   return `${Math.max(256, Math.min(4096, Math.floor(os.totalmem() / 2 / 2 ** 20)))}MB`;
@@ -33,6 +52,7 @@ export async function openEngine(o: EngineOptions = {}): Promise<{ db: DuckDBIns
       memory_limit: memoryLimit,
       temp_directory: path.join(dir, 'spill'),
       preserve_insertion_order: 'false',
+      threads: String(engineThreads(memoryLimit)),
     });
     return {
       db,

@@ -226,13 +226,19 @@ export class MapStore {
   /**
    * The rows of each account, account after account in the book's order: per list, the rows that
    * belong to the account, in read order, as DuckDB gave them (mapping/accountRows.ts makes Rows of
-   * them, in a worker thread when there is one). One query over every list, sorted by account, list
-   * and read order (DuckDB's sort spills to disk past its memory limit), streamed: only the current
-   * account's rows are in the heap.
+   * them, in a worker thread when there is one). Every list's rows in one table, sorted by account,
+   * list and read order (DuckDB's sort spills to disk past its memory limit) and streamed: only the
+   * current account's rows are in the heap.
    */
   async *accounts(count: number): AsyncGenerator<RawAccount> {
-    const lists = this.edges.map((e) => `SELECT t._ord, t._f, t._l, t._e, t._v, o.a, ${e.id} AS e FROM own${e.id} o JOIN ${this.tableId(e.node.table)} t ON t._ord = o._ord`);
-    const result = await this.conn.stream(`SELECT * FROM (${lists.join(' UNION ALL ')}) ORDER BY a, e, _ord`);
+    // Each list's rows with their account, a join at a time into one table, then sorted: a sort of a
+    // table spills to disk within the memory limit (mapping/engine.ts) where one fed by every list's
+    // join at once ran out of memory.
+    await this.conn.run('CREATE TABLE _rows (_ord INTEGER, _f INTEGER, _l INTEGER, _e VARCHAR, _v VARCHAR, a INTEGER, e INTEGER)');
+    for (const e of this.edges) {
+      await this.conn.run(`INSERT INTO _rows SELECT t._ord, t._f, t._l, t._e, t._v, o.a, ${e.id} FROM own${e.id} o JOIN ${this.tableId(e.node.table)} t ON t._ord = o._ord`);
+    }
+    const result = await this.conn.stream('SELECT * FROM _rows ORDER BY a, e, _ord');
     const it = result.yieldRows()[Symbol.asyncIterator]();
     let rows: unknown[][] = [];
     let at = 0;
