@@ -12,6 +12,10 @@
  * MAP_THREADS=<n> sets the worker threads that build and validate accounts (0: none, all in the run's
  * own thread); MAP_KEEP=1 also keeps the books written (to compare with `cmp`).
  *
+ * MAP_MEMORY_LIMIT=<size> sets DuckDB's memory limit (`--memory-limit`, e.g. 200MB: smaller than the
+ * rows need, so DuckDB spills); the peak size of the run's DuckDB folder (database file and spill
+ * files, sampled every 100 ms) is printed with each run.
+ *
  * MAP_EXTRACT=<folder> maps an extract already written (its digests in <folder>.digests, one a line,
  * as this script leaves them with MAP_KEEP=1) instead of generating one: generation is most of a
  * large run's time. CPU seconds are printed beside the wall time: on a shared machine they are the
@@ -20,6 +24,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { accountDigest } from '../account/canonical';
 import { generateBook, type Profile } from '../cli/generate';
 import { runMap, writeLegacyExtract } from '../mapping';
@@ -31,6 +36,20 @@ function peakRssMiB(): number {
 
 function folderBytes(dir: string): number {
   return fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+}
+
+/** Bytes of the files under a folder, sub-folders included (0 for one gone meanwhile). */
+function treeBytes(dir: string): number {
+  let n = 0;
+  try {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      n += e.isDirectory() ? treeBytes(p) : fs.statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+    }
+  } catch {
+    return n;
+  }
+  return n;
 }
 
 async function main(): Promise<void> {
@@ -61,15 +80,24 @@ async function main(): Promise<void> {
     const runs = process.env.MAP_VALIDATE === 'no' ? [false] : process.env.MAP_VALIDATE === 'yes' ? [true] : [false, true];
     for (const validate of runs) {
       const out = path.join(work, `book-${validate}.ndjson`);
+      const tempDir = path.join(work, `engine-${validate}`);
+      fs.mkdirSync(tempDir);
+      let engineBytes = 0;
+      const sampler = setInterval(() => (engineBytes = Math.max(engineBytes, treeBytes(tempDir))), 100);
       t = Date.now();
       const cpu = process.cpuUsage();
-      const s = await runMap({ mapping: path.join(__dirname, '../examples/roundtrip/mapping.yaml'), extracts: extract, out, validate, threads });
+      const s = await runMap({ mapping: path.join(__dirname, '../examples/roundtrip/mapping.yaml'), extracts: extract, out, validate, threads, tempDir, memoryLimit: process.env.MAP_MEMORY_LIMIT }).finally(() => clearInterval(sampler));
       const seconds = (Date.now() - t) / 1000;
       const used = process.cpuUsage(cpu);
       const cpuSeconds = (used.user + used.system) / 1e6;
-      const back = fs.readFileSync(out, 'utf8').trim().split('\n');
-      const same = back.filter((l, i) => accountDigest(JSON.parse(l)) === digests[i]).length;
-      console.log(`map ${validate ? 'with' : 'without'} validation: ${s.stats.valid} valid, ${s.stats.quarantined} quarantined in ${seconds.toFixed(1)} s (${Math.round(size / seconds)} accounts/s; ${cpuSeconds.toFixed(1)} s of CPU, load average ${os.loadavg()[0].toFixed(1)}; threads ${threads ?? 'default'}); digests equal ${same}/${size}; peak RSS so far ${peakRssMiB()} MiB`);
+      // Line by line: a book of 100,000 accounts is longer than a JavaScript string may be.
+      let same = 0;
+      let i = 0;
+      for await (const l of readline.createInterface({ input: fs.createReadStream(out), crlfDelay: Infinity })) {
+        if (l !== '' && accountDigest(JSON.parse(l)) === digests[i]) same++;
+        i++;
+      }
+      console.log(`map ${validate ? 'with' : 'without'} validation: ${s.stats.valid} valid, ${s.stats.quarantined} quarantined in ${seconds.toFixed(1)} s (${Math.round(size / seconds)} accounts/s; ${cpuSeconds.toFixed(1)} s of CPU, load average ${os.loadavg()[0].toFixed(1)}; threads ${threads ?? 'default'}); digests equal ${same}/${size}; peak RSS so far ${peakRssMiB()} MiB; DuckDB folder peak ${(engineBytes / 2 ** 20).toFixed(0)} MiB, memory limit ${process.env.MAP_MEMORY_LIMIT ?? 'default'}`);
       if (same !== size) throw new Error('not every account came back with its digest: no figure');
     }
   } finally {

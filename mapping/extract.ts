@@ -101,18 +101,30 @@ export function readTable(dir: string, table: TableSpec): TableRead {
  */
 export function streamTable(dir: string, table: TableSpec, onRow: RowSink, onFile?: (file: string, ok: boolean) => void): MapIssue[] {
   const files = tableFiles(dir, table.files);
+  if (files.length === 0) return [noFiles(dir, table)];
   const fatal: MapIssue[] = [];
-  if (files.length === 0) {
-    fatal.push({ code: MAP_CODES.fileMissing, account: null, file: table.files, ruleLine: table.line, detail: `table ${table.name}: no file ${table.files} in ${dir}` });
-    return fatal;
-  }
-  const first: { header: string[] | null } = { header: null };
+  const first: FirstHeader = { header: null };
   for (const file of files) {
-    const issues = streamFile(path.join(dir, file), file, table, first, onRow);
+    const issues = streamTableFile(dir, file, table, first, onRow);
     fatal.push(...issues);
     onFile?.(file, issues.length === 0);
   }
   return fatal;
+}
+
+/** The header of a table's first file, which every other file of it must repeat. */
+export interface FirstHeader {
+  header: string[] | null;
+}
+
+/** The error of a table with no file. */
+export function noFiles(dir: string, table: TableSpec): MapIssue {
+  return { code: MAP_CODES.fileMissing, account: null, file: table.files, ruleLine: table.line, detail: `table ${table.name}: no file ${table.files} in ${dir}` };
+}
+
+/** One file of a table streamed to `onRow` (streamTable): the errors that stop the run. */
+export function streamTableFile(dir: string, file: string, table: TableSpec, first: FirstHeader, onRow: RowSink): MapIssue[] {
+  return streamFile(path.join(dir, file), file, table, first, onRow);
 }
 
 /** A file's decoded text handed on in pieces: the first piece holds a character that is not white space. */

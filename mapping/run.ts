@@ -4,7 +4,8 @@ import type { Tranche } from '../lib/tranche';
 import type { RawAccount } from './accountRows';
 import { AccountBuilder } from './build';
 import { MapStore } from './store';
-import { streamTable, tableFiles } from './extract';
+import { tableFiles } from './extract';
+import { loadTable } from './loadExtract';
 import type { MapIssue } from './issues';
 import type { AccountMapper, AccountOutcome } from './mapAccount';
 import { loadMapping } from './load';
@@ -33,6 +34,11 @@ export interface MapOptions {
    * one. The book, the quarantine and the report are the same either way.
    */
   threads?: number;
+  /** DuckDB's memory limit and the folder its database and spill files go in (mapping/engine.ts). */
+  memoryLimit?: string;
+  tempDir?: string;
+  /** false: every file through the map's own reader, none through DuckDB's (mapping/nativeCsv.ts); for comparing the two. */
+  nativeCsv?: boolean;
   signal?: AbortSignal;
   /** The accounts done of those chosen, with the run's counts so far (every 200 accounts, and at the end). */
   onProgress?: (done: number, total: number, stats: Readonly<MapStats>) => void;
@@ -72,7 +78,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   const threads = o.threads ?? (extractBytes(mapping, o.extracts) < THREADS_FROM_BYTES ? 0 : defaultMapThreads());
   const pool = threads > 0 ? new MapThreads(setup, threads) : null;
   try {
-    const store = await MapStore.open(mapping);
+    const store = await MapStore.open(mapping, { memoryLimit: o.memoryLimit, tempDir: o.tempDir });
     try {
       return await mapWith(store);
     } finally {
@@ -85,25 +91,9 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   async function mapWith(store: MapStore): Promise<MapSummary> {
   let rowsSoFar = 0;
   for (const table of mapping.tables.values()) {
-    const { sink, end } = await store.appender(table);
-    let read = 0;
-    let inFile = 0;
-    // After an error that stops the run, files are still read (for their own errors), not stored.
-    const issues = streamTable(
-      o.extracts,
-      table,
-      (file, line, values, error) => {
-        inFile++;
-        if ((++rowsSoFar & 4095) === 0) o.onRowsRead?.(rowsSoFar);
-        if (fatal.length === 0) sink(file, line, values, error);
-      },
-      (_, ok) => {
-        if (ok) read += inFile;
-        inFile = 0;
-      },
-    );
-    await end();
+    const { read, fatal: issues } = await loadTable(store, o.extracts, table, () => fatal.length > 0, o.nativeCsv !== false);
     stats.rowsRead[table.name] = read;
+    rowsSoFar += read;
     o.onRowsRead?.(rowsSoFar);
     fatal.push(...issues);
   }
@@ -128,7 +118,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   // Each account is built, kept to the tranche, validated and written out as a line by the threads
   // (or here), and comes back in the book's order: this thread streams rows and writes lines.
   const raw = store.accounts(accountRows.length);
-  const outcomes = (pool ? pool.map(store.fileNames(), raw) : inThisThread(accountMapper(setup, store.fileNames()), raw))[Symbol.asyncIterator]();
+  const outcomes = (pool ? pool.map(store.fileNames(), raw, () => accountMapper(setup, store.fileNames())) : inThisThread(accountMapper(setup, store.fileNames()), raw))[Symbol.asyncIterator]();
   const tmpBook = `${o.out}.partial`;
   const tmpQuarantine = `${quarantine}.partial`;
   const book = fs.openSync(tmpBook, 'w');

@@ -1,14 +1,17 @@
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { openEngine, type EngineOptions } from './engine';
 import { mappingEdges, storedRow, type Edge, type RawAccount } from './accountRows';
 import type { Row, RowSink } from './extract';
 import { duplicateChanges } from './duplicates';
 import { MAP_CODES, type MapIssue } from './issues';
+import { insertNative, type NativePlan } from './nativeCsv';
 import type { ListNode, Mapping, TableSpec } from './spec';
 
 const SEP = '\u0001';
 
 /**
- * The extract's rows held in DuckDB (in memory, spilling to disk past its memory limit) rather than
+ * The extract's rows held in DuckDB (a database file of the run's own, spilling to disk past its
+ * memory limit: mapping/engine.ts) rather than
  * in the JavaScript heap: a table per legacy table (`_ord` the read order, `_f` the file's number,
  * `_l` its physical line, `_e` the row's error as JSON, `_v` the declared columns' texts as one JSON
  * array, `_dk` the trimmed key of a table with one, and per join the trimmed key it joins on). Rows
@@ -31,6 +34,7 @@ export class MapStore {
     private readonly mapping: Mapping,
     private readonly db: DuckDBInstance,
     private readonly conn: DuckDBConnection,
+    private readonly engineClose: () => void,
   ) {
     this.edges.push(...mappingEdges(mapping));
     for (const t of mapping.tables.values()) {
@@ -44,13 +48,13 @@ export class MapStore {
     }
   }
 
-  static async open(mapping: Mapping): Promise<MapStore> {
-    const db = await DuckDBInstance.create(':memory:', { preserve_insertion_order: 'false' });
+  static async open(mapping: Mapping, engine?: EngineOptions): Promise<MapStore> {
+    const { db, close } = await openEngine(engine);
     const conn = await db.connect();
-    const store = new MapStore(mapping, db, conn);
+    const store = new MapStore(mapping, db, conn, close);
     for (const t of mapping.tables.values()) {
       const keys = [...store.keys.get(t.name)!.keys()].map((k) => `, ${k} VARCHAR`);
-      await conn.run(`CREATE TABLE ${store.tableId(t)} (_ord INTEGER, _f INTEGER, _l INTEGER, _e VARCHAR, _v VARCHAR${t.key ? ', _dk VARCHAR' : ''}${keys.join('')})`);
+      await conn.run(`CREATE TABLE ${store.tableId(t)} (_ord INTEGER, _f INTEGER, _l INTEGER, _e VARCHAR, _v VARCHAR, _nl INTEGER${t.key ? ', _dk VARCHAR' : ''}${keys.join('')})`);
     }
     return store;
   }
@@ -64,7 +68,7 @@ export class MapStore {
    * A sink for a table's rows as they are read (mapping/extract.ts): each row gets its `ord`; `end`
    * closes the appender and makes the table distinct by key (deduplicate).
    */
-  async appender(table: TableSpec): Promise<{ sink: RowSink; end: () => Promise<void> }> {
+  async appender(table: TableSpec): Promise<{ sink: RowSink; flush: () => void; end: () => Promise<void> }> {
     const appender: DuckDBAppender = await this.conn.createAppender(this.tableId(table));
     const cols = this.columns.get(table.name)!;
     const at = (c: string) => cols.indexOf(c);
@@ -72,13 +76,14 @@ export class MapStore {
     const key = table.key?.map(at);
     let fileName = '';
     let fileNo = -1;
+    let rows = 0;
     const text = (values: (string | undefined)[], i: number) => (i < 0 ? '' : (values[i] ?? '').trim());
     const sink: RowSink = (file, line, values, error) => {
       if (file !== fileName) {
         fileName = file;
-        fileNo = this.files.indexOf(file);
-        if (fileNo < 0) fileNo = this.files.push(file) - 1;
+        fileNo = this.fileNumber(file);
       }
+      rows++;
       appender.appendInteger(this.ord++);
       appender.appendInteger(fileNo);
       appender.appendInteger(line);
@@ -87,17 +92,39 @@ export class MapStore {
       // The row's texts as one JSON text: a value per call into DuckDB costs more than the row's
       // JSON.stringify and JSON.parse, and DuckDB only joins and orders on the keys beside it.
       appender.appendVarchar(JSON.stringify(values));
+      appender.appendNull(); // _nl: DuckDB's reader's check (mapping/nativeCsv.ts)
       if (key) appender.appendVarchar(key.length === 1 ? text(values, key[0]) : key.map((i) => text(values, i)).join(SEP));
       for (const k of keys) appender.appendVarchar(k.length === 1 ? text(values, k[0]) : k.map((i) => text(values, i)).join(SEP));
       appender.endRow();
     };
     return {
       sink,
+      // Rows appended are written before DuckDB reads a file itself into the table (nativeFile).
+      flush: () => {
+        if (rows > 0) appender.flushSync();
+        rows = 0;
+      },
       end: async () => {
         appender.closeSync();
         await this.deduplicate(table);
       },
     };
+  }
+
+  private fileNumber(file: string): number {
+    const n = this.files.indexOf(file);
+    return n >= 0 ? n : this.files.push(file) - 1;
+  }
+
+  /**
+   * A file of the table read by DuckDB itself (mapping/nativeCsv.ts) into the table, its rows
+   * numbered on from the last appended: how many, or null when it must be read by the map's reader.
+   */
+  async nativeFile(table: TableSpec, where: string, file: string, plan: NativePlan): Promise<number | null> {
+    const target = { table: this.tableId(table), ord: this.ord, file: this.fileNumber(file), columns: this.columns.get(table.name)!, key: table.key, keys: [...this.keys.get(table.name)!.entries()] };
+    const rows = await insertNative(this.conn, where, table, plan, target);
+    if (rows !== null) this.ord += rows;
+    return rows;
   }
 
   /**
@@ -199,48 +226,55 @@ export class MapStore {
   /**
    * The rows of each account, account after account in the book's order: per list, the rows that
    * belong to the account, in read order, as DuckDB gave them (mapping/accountRows.ts makes Rows of
-   * them, in a worker thread when there is one). One streaming query per list, merged on the
-   * account's number, so only the current account's rows are in memory.
+   * them, in a worker thread when there is one). Every list's rows in one table, sorted by account,
+   * list and read order (DuckDB's sort spills to disk past its memory limit) and streamed: only the
+   * current account's rows are in the heap.
    */
   async *accounts(count: number): AsyncGenerator<RawAccount> {
-    const conns: DuckDBConnection[] = [];
-    const cursors: { edge: Edge; it: AsyncIterator<unknown[][]>; rows: unknown[][]; at: number; done: boolean }[] = [];
-    try {
-      // The account's own row first (edge 0: own0 is the accounts in the book's order), then each list's.
-      for (const edge of this.edges) {
-        const conn = await this.db.connect();
-        conns.push(conn);
-        const result = await conn.stream(`SELECT t._ord, t._f, t._l, t._e, t._v, o.a FROM own${edge.id} o JOIN ${this.tableId(edge.node.table)} t ON t._ord = o._ord ORDER BY o.a, t._ord`);
-        cursors.push({ edge, it: result.yieldRows()[Symbol.asyncIterator](), rows: [], at: 0, done: false });
+    // Each list's rows with their account, a join at a time into one table, then sorted: a sort of a
+    // table spills to disk within the memory limit (mapping/engine.ts) where one fed by every list's
+    // join at once ran out of memory.
+    await this.conn.run('CREATE TABLE _rows (_ord INTEGER, _f INTEGER, _l INTEGER, _e VARCHAR, _v VARCHAR, a INTEGER, e INTEGER)');
+    for (const e of this.edges) {
+      await this.conn.run(`INSERT INTO _rows SELECT t._ord, t._f, t._l, t._e, t._v, o.a, ${e.id} FROM own${e.id} o JOIN ${this.tableId(e.node.table)} t ON t._ord = o._ord`);
+    }
+    const result = await this.conn.stream('SELECT * FROM _rows ORDER BY a, e, _ord');
+    const it = result.yieldRows()[Symbol.asyncIterator]();
+    let rows: unknown[][] = [];
+    let at = 0;
+    let done = false;
+    // The next row, or null at the end.
+    const peek = async (): Promise<unknown[] | null> => {
+      while (at >= rows.length) {
+        if (done) return null;
+        const next = await it.next();
+        if (next.done) {
+          done = true;
+          return null;
+        }
+        rows = next.value;
+        at = 0;
       }
+      return rows[at];
+    };
+    try {
       for (let a = 0; a < count; a++) {
         const parts: RawAccount['parts'] = [];
-        for (const c of cursors) {
-          let mine: unknown[][] | null = null;
-          for (;;) {
-            if (c.at >= c.rows.length) {
-              if (c.done) break;
-              const next = await c.it.next();
-              if (next.done) {
-                c.done = true;
-                break;
-              }
-              c.rows = next.value;
-              c.at = 0;
-              continue;
-            }
-            const r = c.rows[c.at];
-            if ((r[5] as number) !== a) break;
-            c.at++;
-            if (!mine) parts.push([c.edge.id, (mine = [])]);
-            mine.push(r);
+        let mine: unknown[][] | null = null;
+        let edge = -1;
+        for (let r = await peek(); r !== null && (r[5] as number) === a; r = await peek()) {
+          at++;
+          if ((r[6] as number) !== edge) {
+            edge = r[6] as number;
+            parts.push([edge, (mine = [])]);
           }
+          mine!.push(r);
         }
         if (parts[0]?.[0] !== 0) throw new Error(`the store has no row for account ${a}`);
         yield { parts };
       }
     } finally {
-      for (const c of conns) c.closeSync();
+      await it.return?.(undefined);
     }
   }
 
@@ -251,6 +285,6 @@ export class MapStore {
 
   close(): void {
     this.conn.closeSync();
-    this.db.closeSync();
+    this.engineClose();
   }
 }

@@ -33,6 +33,12 @@ export function accountMapper(setup: MapThreadSetup, files: string[]): AccountMa
   return new AccountMapper(mapping, rowLayout(mapping, files), setup.validate ? createMapValidator(setup.referenceData) : null, setup.tranche);
 }
 
+async function mapAll(mapper: AccountMapper, accounts: RawAccount[]): Promise<AccountOutcome[]> {
+  const results: AccountOutcome[] = [];
+  for (const raw of accounts) results.push(await mapper.map(raw));
+  return results;
+}
+
 class MapThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (r: AccountOutcome[]) => void; reject: (e: unknown) => void }>();
@@ -93,13 +99,21 @@ export class MapThreads {
 
   /**
    * Each account's outcome, in the order the accounts came: chunks go to the least busy thread, at
-   * most two chunks a thread wait, so a consumer that stops pulling stops the reading.
+   * most two chunks a thread wait, so a consumer that stops pulling stops the reading. When every
+   * thread has two chunks waiting, the run's own thread maps the next chunk itself (`here`, made on
+   * first use) rather than wait: streaming the rows out of DuckDB leaves it most of a core idle.
    */
-  async *map(files: string[], accounts: AsyncIterable<RawAccount>): AsyncGenerator<AccountOutcome> {
+  async *map(files: string[], accounts: AsyncIterable<RawAccount>, here?: () => AccountMapper): AsyncGenerator<AccountOutcome> {
     for (const t of this.pool) t.files(files);
     const queue: Promise<AccountOutcome[]>[] = [];
+    let mapper: AccountMapper | null = null;
     const send = (chunk: RawAccount[]) => {
       const thread = this.pool.reduce((a, b) => (b.busy < a.busy ? b : a));
+      if (here && thread.busy >= 2) {
+        mapper ??= here();
+        queue.push(mapAll(mapper, chunk));
+        return;
+      }
       const results = thread.map(chunk);
       results.catch(() => undefined); // awaited in order below
       queue.push(results);

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { CliError } from '../errors';
 import { print } from '../context';
 import { integerIn, withExamples } from '../format';
@@ -28,7 +28,15 @@ interface MapCommandOptions extends TrancheOptions {
   referenceData?: string;
   allowUnconfirmed?: boolean;
   threads?: number;
+  memoryLimit?: string;
+  tempDir?: string;
   progress: ProgressKind;
+}
+
+/** A size as DuckDB reads it: a number and a unit (`4GB`, `512MB`, `1.5GiB`). */
+function memorySize(value: string): string {
+  if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(value.trim())) throw new InvalidArgumentError('a size such as 4GB or 512MB');
+  return value.trim();
 }
 
 /** Per table: "customers: 6 read, 4 mapped (4 valid, 0 quarantined), 2 left out", with the tranche and orphans when any. */
@@ -64,6 +72,8 @@ export function register(program: Command): void {
     .option('--reference-data <file>', "the supplier's reference data as JSON rows [{kind, code, fuel?}] (default: the service's defaults)")
     .option('--allow-unconfirmed', 'run although conversion tables are marked unconfirmed (as map init writes them)')
     .option('--threads <n>', 'worker threads building and validating the accounts while the main thread reads the extract and writes the book (0: none; default: none for an extract under 8 MB, else the cores but one, at least 1, at most 4); the book is the same whatever the number', integerIn(0, 64))
+    .option('--memory-limit <size>', `memory DuckDB may hold the extract's rows in (as DuckDB reads it: 4GB, 512MB); past it DuckDB writes them to --temp-dir (default: DATA_IMPORT_MAP_MEMORY_LIMIT, else half the machine's memory, at most 4GB)`, memorySize)
+    .option('--temp-dir <folder>', "where the run's DuckDB database file and spill files go, in a folder of their own removed at the end (default: DATA_IMPORT_MAP_TEMP_DIR, else the system's temp folder)")
     .addOption(progressOption())
     .addOption(cohortOption())
     .addOption(bucketOption())
@@ -110,6 +120,8 @@ export function register(program: Command): void {
               referenceData: o.referenceData,
               allowUnconfirmed: o.allowUnconfirmed,
               threads: o.threads,
+              memoryLimit: o.memoryLimit,
+              tempDir: o.tempDir,
               tranche: trancheFrom(o),
               signal,
               onRowsRead: (rows) => {

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+
+/** Where and how DuckDB holds the extract's rows (`data-import map --memory-limit`, `--temp-dir`). */
+export interface EngineOptions {
+  /**
+   * DuckDB's memory limit, as DuckDB reads it (`4GB`, `512MB`); past it DuckDB writes to its temp
+   * directory. Default: DATA_IMPORT_MAP_MEMORY_LIMIT, else half the machine's memory, at most 4 GB.
+   */
+  memoryLimit?: string;
+  /** The folder the run's database file and DuckDB's spill files go in (a folder of its own under it, removed at the end). Default: DATA_IMPORT_MAP_TEMP_DIR, else the system's temp folder. */
+  tempDir?: string;
+}
+
+/** Bytes of a size as DuckDB reads it (`4GB` = 4·10⁹, `4GiB` = 4·2³⁰); NaN for a text it is not. */
+export function sizeBytes(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?i?b)$/i.exec(text.trim());
+  if (!m) return NaN;
+  const unit = m[2].toLowerCase();
+  const power = ' kmgt'.indexOf(unit.length > 1 ? unit[0] : ' ');
+  return Number(m[1]) * (unit.includes('i') ? 1024 : 1000) ** power;
+}
+
+/**
+ * DuckDB's threads for a memory limit: one per GiB, at most the cores. Each thread of a sort holds
+ * buffers of its own: at 300 MB two threads sorting the rows ran out of memory where one spilled.
+ */
+export function engineThreads(memoryLimit: string): number {
+  const bytes = sizeBytes(memoryLimit);
+  const cores = os.availableParallelism();
+  return Number.isNaN(bytes) ? cores : Math.max(1, Math.min(cores, Math.floor(bytes / 2 ** 30)));
+}
+
+/** Half the machine's memory, at most 4 GB: with the JavaScript heaps, a run stays under 8 GB. */
+export function defaultMemoryLimit(): string {
+  return `${Math.max(256, Math.min(4096, Math.floor(os.totalmem() / 2 / 2 ** 20)))}MB`;
+}
+
+/**
+ * A DuckDB database in a file of a folder of its own (`data-import-map-*` under the temp folder),
+ * with a memory limit and that folder as its spill directory: the rows of an extract larger than the
+ * memory limit go to disk rather than exhaust the machine. `close` removes the folder.
+ */
+export async function openEngine(o: EngineOptions = {}): Promise<{ db: DuckDBInstance; close: () => void }> {
+  const root = o.tempDir ?? process.env.DATA_IMPORT_MAP_TEMP_DIR ?? os.tmpdir();
+  const memoryLimit = o.memoryLimit ?? process.env.DATA_IMPORT_MAP_MEMORY_LIMIT ?? defaultMemoryLimit();
+  const dir = fs.mkdtempSync(path.join(root, 'data-import-map-'));
+  try {
+    const db = await DuckDBInstance.create(path.join(dir, 'rows.duckdb'), {
+      memory_limit: memoryLimit,
+      temp_directory: path.join(dir, 'spill'),
+      preserve_insertion_order: 'false',
+      threads: String(engineThreads(memoryLimit)),
+    });
+    return {
+      db,
+      close: () => {
+        db.closeSync();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
