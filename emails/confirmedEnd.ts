@@ -1,4 +1,4 @@
-import { Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { pingSession } from './store';
 
@@ -21,19 +21,53 @@ export class SessionNotConfirmedError extends Error {
   }
 }
 
-/** A pass-through whose end waits for `confirm`; when confirm fails, the stream fails instead of ending. */
-export function confirmedEnd(confirm: () => Promise<void>): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      cb(null, chunk);
-    },
-    flush(cb) {
+/**
+ * The message as the sender reads it, whose end waits for `confirm`; when confirm fails, the stream
+ * fails instead of ending. Given to nodemailer as the message's last stage (`processFunc`: the
+ * stream it pipes into DATA after the relay's 354).
+ *
+ * `confirm` runs only once the sender has read the whole message and asks for more — its end, the
+ * `.`, is next — not once the message has been written: a message smaller than the streams'
+ * buffers is written in full while MAIL FROM and RCPT TO are still being answered, and a check at
+ * that moment (a transform's `flush`, before) found alive a transaction that died a moment later,
+ * and the relay took a message that could not be recorded (one copy too many in
+ * customerEmails.test.ts at load ~9, where the session ends at MAIL FROM).
+ */
+export function confirmedEnd(input: Readable, confirm: () => Promise<void>): Readable {
+  let inputEnded = false;
+  let confirming = false;
+  const output = new Readable({
+    read() {
+      input.resume();
+      if (!inputEnded) return;
+      if (this.readableLength > 0 || this.readableFlowing !== true) {
+        // Everything is written but not yet read: a zero-length push ends this read without data,
+        // so the next read, once the sender has taken the rest, comes here again.
+        this.push(Buffer.alloc(0));
+        return;
+      }
+      if (confirming) return;
+      confirming = true;
       confirm().then(
-        () => cb(),
-        (err: unknown) => cb(err instanceof SessionNotConfirmedError ? err : new SessionNotConfirmedError(err)),
+        () => this.push(null),
+        (err: unknown) => this.destroy(err instanceof SessionNotConfirmedError ? err : new SessionNotConfirmedError(err)),
       );
     },
+    destroy(err, cb) {
+      if (!inputEnded) input.destroy();
+      cb(err);
+    },
   });
+  input.on('data', (chunk: Buffer) => {
+    if (!output.push(chunk)) input.pause();
+  });
+  input.once('end', () => {
+    inputEnded = true;
+    // Ends a read left waiting for data, so that a reader already waiting comes back to read().
+    output.push(Buffer.alloc(0));
+  });
+  input.once('error', (err) => output.destroy(err));
+  return output;
 }
 
 /** `SELECT 1` on the transaction's connection, within `timeoutMs` (a silent primary answers nothing). */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../lib/config';
+import type { Readable } from 'node:stream';
 import { confirmedEnd } from './confirmedEnd';
 
 export type MailTransport = Transporter;
@@ -31,7 +32,8 @@ export function createMailTransport(c: Config['email']): MailTransport {
   // A message sent with `confirmBeforeEnd` (emails/confirmedEnd.ts) ends only once it resolves.
   transport.use('stream', (mail, done) => {
     const confirm = (mail.data as ConfirmedMail).confirmBeforeEnd;
-    if (confirm) mail.message.transform(() => confirmedEnd(confirm));
+    // The message's last stage, the stream nodemailer pipes into DATA once the relay answered 354.
+    if (confirm) mail.message.processFunc((input: Readable) => confirmedEnd(input, confirm));
     done();
   });
   return transport;
