@@ -100,8 +100,8 @@ export function queryChecker<T>(schema: TSchema): (query: Record<string, string 
 
 /**
  * The query of an operation that takes no parameters (the platform's GET operations of one
- * account): any one is answered 400 `validation_error`, `unknown_field` with the parameter as its
- * attr, so a misspelt parameter is never silently ignored (docs/platform-compatibility.md,
- * "Deliberate differences").
+ * account, the operations page's routes without options): any one is answered 400
+ * `validation_error`, `unknown_field` with the parameter as its attr, so a misspelt parameter is
+ * never silently ignored (docs/platform-compatibility.md, "Deliberate differences").
  */
 export const NO_QUERY = Type.Object({}, { additionalProperties: false });

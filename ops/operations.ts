@@ -6,7 +6,7 @@ import type { JsonLimits } from '../lib/jsonBounds';
 import { HttpError, notFound } from '../http/errors';
 import { json, ref } from '../http/openapi';
 import { operation, type Operation } from '../http/operation';
-import { bodyChecker, QUERY_FAILED, ValidationError } from '../http/validation';
+import { bodyChecker, NO_QUERY, QUERY_FAILED, ValidationError } from '../http/validation';
 import { findProcess, importsWithError } from '../imports';
 import { supplierCodes } from '../suppliers';
 import type { DeployStatus } from '../deploys';
@@ -44,7 +44,6 @@ const TRANCHE_JSON: JsonLimits = { maxValues: MAX_TRANCHE_NUMBERS + 1_000, maxDe
 const checkTrancheBody = bodyChecker<Static<typeof TrancheRequestSchema>>(TrancheRequestSchema);
 
 const Supplier = Type.String({ maxLength: 64, description: 'An import supplier code; absent (or empty) = all suppliers.' });
-const NoQuery = Type.Object({}, { additionalProperties: false });
 const SummaryQuery = Type.Object(
   { supplier: Type.Optional(Supplier), hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 72, default: 6, description: 'Width of the time series (default 6).' })) },
   { additionalProperties: false },
@@ -110,7 +109,7 @@ const summary = operation({
 const tranche = operation({
   method: 'post',
   path: '/api/tranche',
-  query: NoQuery,
+  query: NO_QUERY,
   body: { limitBytes: TRANCHE_BODY_LIMIT, json: TRANCHE_JSON },
   handler: (deps: OpsRouteDeps) => async (ctx) => {
     const b = checkTrancheBody(ctx.request.body);
@@ -163,7 +162,7 @@ const affectedImports = operation({
 const builds = operation({
   method: 'get',
   path: '/api/builds',
-  query: NoQuery,
+  query: NO_QUERY,
   handler: (deps: OpsRouteDeps) => async (ctx) => {
     let d: DeployStatus;
     try {
@@ -193,7 +192,7 @@ const record = operation({
   method: 'get',
   path: '/api/imports/{supplier}/{external_account_number}',
   route: '/api/imports/:supplier/:external',
-  query: NoQuery,
+  query: NO_QUERY,
   handler: (deps: OpsRouteDeps) => async (ctx) => {
     const p = await findProcess(deps.db, ctx.params.supplier!, ctx.params.external!);
     if (!p) throw notFound('No such import process.');
