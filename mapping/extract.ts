@@ -72,44 +72,30 @@ export type RowSink = (file: string, line: number, values: (string | undefined)[
 /** Bytes read from a file at a time: a table's files are streamed, never held whole. */
 const PIECE = 4 << 20;
 
-/** Reads every file of a table: rows with their physical lines, or the errors that stop the run. */
+/**
+ * Reads every file of a table with the map's own reader, rows held: rows with their physical
+ * lines, or the errors that stop the run (a run streams them into its store instead:
+ * mapping/loadExtract.ts; this is the reader as that sees it, for its tests).
+ */
 export function readTable(dir: string, table: TableSpec): TableRead {
+  const files = tableFiles(dir, table.files);
+  if (files.length === 0) return { rows: [], fatal: [noFiles(dir, table)] };
   const cols = [...table.columns.keys()];
   const rows: Row[] = [];
-  let file: Row[] = [];
-  // A file's rows are kept only once it was read without an error that stops the run (as a run would).
-  const fatal = streamTable(
-    dir,
-    table,
-    (f, line, texts, error) => {
+  const fatal: MapIssue[] = [];
+  const first: FirstHeader = { header: null };
+  for (const name of files) {
+    const file: Row[] = [];
+    const issues = streamTableFile(dir, name, table, first, (f, line, texts, error) => {
       const values: Record<string, string> = {};
       for (let i = 0; i < cols.length; i++) if (texts[i] !== undefined) values[cols[i]] = texts[i]!;
       file.push(error ? { file: f, line, values, error } : { file: f, line, values });
-    },
-    (_, ok) => {
-      if (ok) for (const r of file) rows.push(r);
-      file = [];
-    },
-  );
-  return { rows, fatal };
-}
-
-/**
- * Streams every file of a table to `onRow`, a piece at a time: the errors that stop the run are
- * returned (a file's rows already handed on before one is found are then worth nothing: no book is
- * written). `onFile` is told when each file ends and whether it was read without such an error.
- */
-export function streamTable(dir: string, table: TableSpec, onRow: RowSink, onFile?: (file: string, ok: boolean) => void): MapIssue[] {
-  const files = tableFiles(dir, table.files);
-  if (files.length === 0) return [noFiles(dir, table)];
-  const fatal: MapIssue[] = [];
-  const first: FirstHeader = { header: null };
-  for (const file of files) {
-    const issues = streamTableFile(dir, file, table, first, onRow);
+    });
+    // A file's rows are kept only once it was read without an error that stops the run (as a run would).
+    if (issues.length === 0) for (const r of file) rows.push(r);
     fatal.push(...issues);
-    onFile?.(file, issues.length === 0);
   }
-  return fatal;
+  return { rows, fatal };
 }
 
 /** The header of a table's first file, which every other file of it must repeat. */
@@ -122,7 +108,7 @@ export function noFiles(dir: string, table: TableSpec): MapIssue {
   return { code: MAP_CODES.fileMissing, account: null, file: table.files, ruleLine: table.line, detail: `table ${table.name}: no file ${table.files} in ${dir}` };
 }
 
-/** One file of a table streamed to `onRow` (streamTable): the errors that stop the run. */
+/** One file of a table streamed to `onRow`, a piece at a time: the errors that stop the run. */
 export function streamTableFile(dir: string, file: string, table: TableSpec, first: FirstHeader, onRow: RowSink): MapIssue[] {
   return streamFile(path.join(dir, file), file, table, first, onRow);
 }
