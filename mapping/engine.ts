@@ -14,9 +14,12 @@ export interface EngineOptions {
   tempDir?: string;
 }
 
-/** Bytes of a size as DuckDB reads it (`4GB` = 4·10⁹, `4GiB` = 4·2³⁰); NaN for a text it is not. */
+/**
+ * Bytes of a size as DuckDB reads it, a number and a unit, any case (`4GB` = 4·10⁹, `4GiB` =
+ * 4·2³⁰, `512MB`, `100B`); NaN for a text it is not. `--memory-limit` is checked with it.
+ */
 export function sizeBytes(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?i?b)$/i.exec(text.trim());
+  const m = /^(\d+(?:\.\d+)?)\s*((?:[kmgt]i?)?b)$/i.exec(text.trim());
   if (!m) return NaN;
   const unit = m[2].toLowerCase();
   const power = ' kmgt'.indexOf(unit.length > 1 ? unit[0] : ' ');

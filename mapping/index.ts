@@ -1,5 +1,6 @@
 /** Library API of `data-import map` (docs/bulk-migration.md, "From a legacy extract"). */
 export { runMap, MapRunError, type MapOptions, type MapSummary } from './run';
+export { sizeBytes } from './engine';
 export { loadMapping, parseMapping, MappingError } from './load';
 export { readTable, tableFiles, decode, type Row } from './extract';
 export { parseCsvText } from './csv';

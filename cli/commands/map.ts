@@ -7,7 +7,7 @@ import { Phases, timingsText, type Phase } from '../shared/phases';
 import { startProgress } from '../shared/progress';
 import { bucketOption, cohortOption, sampleOption, trancheFrom, type TrancheOptions } from '../shared/tranche';
 import fs from 'node:fs';
-import { MappingError, MapRunError, runMap, skeleton, type MapStats, type MapSummary, type ObjectStats } from '../../mapping';
+import { MappingError, MapRunError, runMap, sizeBytes, skeleton, type MapStats, type MapSummary, type ObjectStats } from '../../mapping';
 
 /** Reading the files into DuckDB, then making the tables distinct and joining them (mapping/store.ts). */
 const READING = 'loading the extract';
@@ -33,9 +33,9 @@ interface MapCommandOptions extends TrancheOptions {
   progress: ProgressKind;
 }
 
-/** A size as DuckDB reads it: a number and a unit (`4GB`, `512MB`, `1.5GiB`). */
+/** A size as DuckDB reads it: a number and a unit (`4GB`, `512MB`, `1.5GiB`; mapping/engine.ts sizeBytes). */
 function memorySize(value: string): string {
-  if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(value.trim())) throw new InvalidArgumentError('a size such as 4GB or 512MB');
+  if (Number.isNaN(sizeBytes(value))) throw new InvalidArgumentError('a size such as 4GB or 512MB');
   return value.trim();
 }
 
