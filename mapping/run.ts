@@ -42,7 +42,7 @@ export interface MapOptions {
   signal?: AbortSignal;
   /** The accounts done of those chosen, with the run's counts so far (every 200 accounts, and at the end). */
   onProgress?: (done: number, total: number, stats: Readonly<MapStats>) => void;
-  /** The rows read from the extract so far (every 4096 rows, and at each table's end), before any account is mapped. */
+  /** The rows read from the extract so far (every 4096 rows, a file DuckDB read at once, and at each table's end), before any account is mapped. */
   onRowsRead?: (rows: number) => void;
 }
 
@@ -91,9 +91,15 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   async function mapWith(store: MapStore): Promise<MapSummary> {
   let rowsSoFar = 0;
   for (const table of mapping.tables.values()) {
-    const { read, fatal: issues } = await loadTable(store, o.extracts, table, () => fatal.length > 0, o.nativeCsv !== false);
+    const { read, fatal: issues } = await loadTable(store, o.extracts, table, () => fatal.length > 0, {
+      native: o.nativeCsv !== false,
+      onRows: (added) => {
+        const before = rowsSoFar;
+        rowsSoFar += added;
+        if (before >>> 12 !== rowsSoFar >>> 12) o.onRowsRead?.(rowsSoFar);
+      },
+    });
     stats.rowsRead[table.name] = read;
-    rowsSoFar += read;
     o.onRowsRead?.(rowsSoFar);
     fatal.push(...issues);
   }

@@ -67,6 +67,19 @@ describe('data-import map on the example extract', () => {
     expect(fs.readFileSync(first.out).equals(bytes)).toBe(true);
   });
 
+  it('tells the rows read as it loads them, every 4096 rows and at each table\'s end, up to the rows of the run', async () => {
+    // 5,000 copies of one reading: rows repeated whole, left out of the accounts, but read.
+    const dir = extract({ file: 'READINGS.CSV', edit: (text) => text + 'M1,1,H,30/09/2026,18101.0,R\r\n'.repeat(5_000) });
+    const calls: number[] = [];
+    const { summary } = await run(dir, undefined, { onRowsRead: (n) => calls.push(n) });
+    const total = Object.values(summary.stats.rowsRead).reduce((a, b) => a + b, 0);
+    expect(summary.stats.rowsRead.readings).toBe(5_009);
+    expect(calls).toContain(4096);
+    expect(calls.at(-1)).toBe(total);
+    expect(calls.every((n, i) => i === 0 || n >= calls[i - 1]!)).toBe(true);
+    expect(summary.stats.valid).toBe(3);
+  });
+
   it('selects the same accounts by bucket as lib/tranche does', async () => {
     const bucket = parseFraction('1/2')!;
     const { book, summary } = await run(extract(), undefined, { tranche: { bucket } });
