@@ -17,9 +17,6 @@ const FORMAT_CODES: Record<string, string> = {
   time: 'invalid_time',
 };
 
-/** The code of a value that fails `format` (an unknown format's: invalid). */
-export const formatCode = (format: string): string => FORMAT_CODES[format] ?? 'invalid';
-
 /**
  * The code of an ajv error of `keyword` (the schema's `format` for a format error) at a field named
  * `field`, whose value is null or not: the one mapping of schema keywords to codes, used to
@@ -39,7 +36,7 @@ export function ajvErrorCode(keyword: string, o: { format?: string; field?: stri
     case 'maxItems':
       return 'max_length';
     case 'format':
-      return formatCode(o.format ?? '');
+      return FORMAT_CODES[o.format ?? ''] ?? 'invalid';
     case 'enum':
       return 'invalid_choice';
     case 'minimum':

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { ajv } from '../account/ajv';
-import { formatCode, translateAjvErrors } from '../account/errors';
+import { ajvErrorCode, translateAjvErrors } from '../account/errors';
 import { IssueList, type Issue } from '../account/issues';
 import { HttpError } from './errors';
 
@@ -60,10 +60,13 @@ function read(property: QueryProperty, value: string): unknown {
   return value;
 }
 
-/** The code of a parameter given twice: the code of a bad value of it (a date's `invalid_date`, a choice's `invalid_choice`), else `invalid`. */
+/**
+ * The code of a parameter given twice: the code of a bad value of it (account/errors.ts
+ * ajvErrorCode: a date's `invalid_date`, a choice's `invalid_choice`), else a wrong type's, `invalid`.
+ */
 function repeatedCode(property: QueryProperty): string {
-  if (property.format !== undefined) return formatCode(property.format);
-  return property.enum !== undefined ? 'invalid_choice' : 'invalid';
+  if (property.format !== undefined) return ajvErrorCode('format', { format: property.format });
+  return ajvErrorCode(property.enum !== undefined ? 'enum' : 'type');
 }
 
 /**
