@@ -51,7 +51,7 @@ export async function openEngine(o: EngineOptions = {}): Promise<{ db: DuckDBIns
   const memoryLimit = o.memoryLimit ?? process.env.DATA_IMPORT_MAP_MEMORY_LIMIT ?? defaultMemoryLimit();
   const dir = fs.mkdtempSync(path.join(root, 'data-import-map-'));
   try {
-    const db = await DuckDBInstance.create(path.join(dir, 'rows.duckdb'), {
+    const db = await DuckDBInstance.create(process.env.MAP_ENGINE_FILE ? path.join(dir, 'rows.duckdb') : ':memory:', {
       memory_limit: memoryLimit,
       temp_directory: path.join(dir, 'spill'),
       preserve_insertion_order: 'false',
