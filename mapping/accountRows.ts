@@ -43,10 +43,15 @@ export interface RowLayout {
   columns: Map<string, string[]>;
   /** The extract's files by number (`_f`). */
   files: string[];
+  /** The tables under two lists or more (readings: transfer and history): an account's rows of them come once per list. */
+  shared: Set<string>;
 }
 
 export function rowLayout(mapping: Mapping, files: string[]): RowLayout {
-  return { edges: mappingEdges(mapping), columns: new Map([...mapping.tables.values()].map((t) => [t.name, [...t.columns.keys()]])), files };
+  const edges = mappingEdges(mapping);
+  const lists = edges.filter((e) => e.parent).map((e) => e.node.table);
+  const shared = new Set(lists.filter((t, i) => lists.indexOf(t) !== i));
+  return { edges, columns: new Map([...mapping.tables.values()].map((t) => [t.name, [...t.columns.keys()]])), files, shared };
 }
 
 /** A stored row from `_ord, _f, _l, _e, _v` at `from` of a result row. */
@@ -90,7 +95,7 @@ export function accountRows(layout: RowLayout, raw: RawAccount): { account: Row;
   }
   if (!account) throw new Error('the store gave an account without its row');
   for (const [table, list] of tables) {
-    if (layout.edges.filter((e) => e.parent && e.node.table === table).length < 2) continue;
+    if (!layout.shared.has(table)) continue;
     const seen = new Set<number>();
     tables.set(
       table,
