@@ -10,8 +10,8 @@ import type { ListNode, Mapping, TableSpec } from './spec';
 const SEP = '\u0001';
 
 /**
- * The extract's rows held in DuckDB (a database file of the run's own, spilling to disk past its
- * memory limit: mapping/engine.ts) rather than
+ * The extract's rows held in DuckDB (a database of the run's own, in memory or in a file by the
+ * extract's size, spilling to disk past its memory limit: mapping/engine.ts) rather than
  * in the JavaScript heap: a table per legacy table (`_ord` the read order, `_f` the file's number,
  * `_l` its physical line, `_e` the row's error as JSON, `_v` the declared columns' texts as one JSON
  * array, `_dk` the trimmed key of a table with one, and per join the trimmed key it joins on). Rows
