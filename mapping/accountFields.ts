@@ -1,6 +1,6 @@
 import { fieldCodes } from '../account/fieldCodes';
 import { PLATFORM_ACCOUNT } from '../account/platformAccount';
-import { AccountSchema } from '../account/schema';
+import { walkAccountSchema } from '../account/schemaWalk';
 
 /** What a mapping may write at an Account path: a list, an object or a value. */
 export type FieldKind = 'list' | 'object' | 'value';
@@ -14,7 +14,9 @@ export interface AccountField {
 
 /**
  * Every path of the Account the service accepts (`*` for a list's item): the platform's fields
- * (account/platformAccount.json) and the spec's (account/schema.ts), as the API takes both.
+ * (account/platformAccount.json) and the spec's (account/schema.ts, walked by account/schemaWalk.ts
+ * as the validator's codes are: `$ref`s followed, so a ledger's transactions are there), as the API
+ * takes both.
  */
 let cache: Map<string, AccountField> | null = null;
 
@@ -36,29 +38,15 @@ export function accountFields(): Map<string, AccountField> {
     // The platform marks fields required that the service takes without (account/schema.ts decides).
     add(path, types, false, f.enum ?? []);
   }
-  walk(AccountSchema as unknown as Schema, '', add);
+  walkAccountSchema((s, path, required) => {
+    const types = (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []).filter((t) => t !== 'null');
+    const values = s.enum ?? (s.const !== undefined ? [s.const] : []);
+    if (path && (types.length > 0 || values.length > 0)) add(path, types.length > 0 ? types : ['string'], required, values);
+    // A free-form value (no type: any JSON) the schema requires is required all the same.
+    else if (path && required) add(path, [], required, []);
+  });
   cache = fields;
   return fields;
-}
-
-interface Schema {
-  type?: string | string[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  enum?: unknown[];
-  const?: unknown;
-}
-
-function walk(s: Schema, path: string, add: (path: string, types: string[], required: boolean, values: unknown[]) => void, required = false): void {
-  for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) walk(alt, path, add, required);
-  const types = (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []).filter((t) => t !== 'null');
-  const values = s.enum ?? (s.const !== undefined ? [s.const] : []);
-  if (path && (types.length > 0 || values.length > 0)) add(path, types.length > 0 ? types : ['string'], required, values);
-  for (const [k, sub] of Object.entries(s.properties ?? {})) walk(sub, path ? `${path}.${k}` : k, add, (s.required ?? []).includes(k));
-  if (s.items) walk(s.items, `${path}.*`, add);
 }
 
 /**

@@ -23,14 +23,18 @@ export function mappingEdges(mapping: Mapping): Edge[] {
 }
 
 /**
- * One account's rows as the store streams them (mapping/store.ts accounts): per edge, the stored
- * rows `_ord, _f, _l, _e, _v` as DuckDB gave them, not yet parsed. Plain arrays, so they cross to a
- * worker thread (mapping/threads.ts) cheaply, and their JSON is parsed there.
+ * One account's rows as the store streams them (mapping/store.ts accounts): one JSON text, an array
+ * of `[edge id, _ord, _f, _l, _e, _v]` per row (`_e` the row's error or null, `_v` its texts),
+ * in edge and read order, edge 0 (the account's own row) first. DuckDB writes each row's text
+ * (the stored `_e` and `_v` are JSON already), so a row costs one value out of DuckDB, the account
+ * crosses to a worker thread (mapping/threads.ts) as one string, and is parsed there at once.
  */
 export interface RawAccount {
-  /** [edge id, its rows] for each edge with rows; edge 0 (the account's own row) first. */
-  parts: [number, unknown[][]][];
+  rows: string;
 }
+
+/** A row of a RawAccount, parsed. */
+type RawRow = [edge: number, ord: number, file: number, line: number, error: MapIssue | null, texts: (string | null)[]];
 
 /** What a stored row needs to become a Row: the tables' declared columns and the extract's files. */
 export interface RowLayout {
@@ -39,10 +43,15 @@ export interface RowLayout {
   columns: Map<string, string[]>;
   /** The extract's files by number (`_f`). */
   files: string[];
+  /** The tables under two lists or more (readings: transfer and history): an account's rows of them come once per list. */
+  shared: Set<string>;
 }
 
 export function rowLayout(mapping: Mapping, files: string[]): RowLayout {
-  return { edges: mappingEdges(mapping), columns: new Map([...mapping.tables.values()].map((t) => [t.name, [...t.columns.keys()]])), files };
+  const edges = mappingEdges(mapping);
+  const lists = edges.filter((e) => e.parent).map((e) => e.node.table);
+  const shared = new Set(lists.filter((t, i) => lists.indexOf(t) !== i));
+  return { edges, columns: new Map([...mapping.tables.values()].map((t) => [t.name, [...t.columns.keys()]])), files, shared };
 }
 
 /** A stored row from `_ord, _f, _l, _e, _v` at `from` of a result row. */
@@ -55,6 +64,16 @@ export function storedRow(columns: string[], files: string[], r: unknown[], from
   return row;
 }
 
+/** A Row from a RawAccount's row. */
+function rawRow(columns: string[], files: string[], r: RawRow): Row {
+  const texts = r[5];
+  const values: Record<string, string> = {};
+  for (let i = 0; i < columns.length; i++) if (texts[i] !== null) values[columns[i]] = texts[i]!;
+  const row: Row = { ord: r[1], file: files[r[2]], line: r[3], values };
+  if (r[4] !== null) row.error = r[4];
+  return row;
+}
+
 /**
  * The account's own row and, per table, the rows of every list over that table that belong to it,
  * in read order (a table under two lists: its rows once each), as mapping/build.ts takes them.
@@ -62,21 +81,21 @@ export function storedRow(columns: string[], files: string[], r: unknown[], from
 export function accountRows(layout: RowLayout, raw: RawAccount): { account: Row; tables: Map<string, Row[]> } {
   const tables = new Map<string, Row[]>();
   let account: Row | null = null;
-  for (const [id, rows] of raw.parts) {
-    const edge = layout.edges[id];
+  for (const r of JSON.parse(raw.rows) as RawRow[]) {
+    const edge = layout.edges[r[0]];
     const table = edge.node.table;
     const columns = layout.columns.get(table)!;
     if (!edge.parent) {
-      if (rows.length > 0) account = storedRow(columns, layout.files, rows[0], 0);
+      account ??= rawRow(columns, layout.files, r);
       continue;
     }
     let list = tables.get(table);
     if (!list) tables.set(table, (list = []));
-    for (const r of rows) list.push(storedRow(columns, layout.files, r, 0));
+    list.push(rawRow(columns, layout.files, r));
   }
   if (!account) throw new Error('the store gave an account without its row');
   for (const [table, list] of tables) {
-    if (layout.edges.filter((e) => e.parent && e.node.table === table).length < 2) continue;
+    if (!layout.shared.has(table)) continue;
     const seen = new Set<number>();
     tables.set(
       table,

@@ -3,7 +3,7 @@ import { convertValue } from './convert';
 import type { Row } from './extract';
 import { MAP_CODES, type MapIssue } from './issues';
 import { evaluate, holds, type AccountTrace, type Scope } from './rules';
-import type { ListNode, Mapping, ObjectNode, TableSpec } from './spec';
+import type { ListNode, Mapping, ObjectNode, Rule, TableSpec } from './spec';
 
 const SEP = '\u0001';
 
@@ -43,38 +43,53 @@ export class AccountBuilder {
   }
 
   build(row: Row): { account: Record<string, unknown>; trace: AccountTrace } {
-    const trace: AccountTrace = { account: this.accountKey(row), issues: [], objects: new Map() };
+    const trace: AccountTrace = { account: this.accountKey(row), issues: [], objects: [] };
     const scope: Scope = { row, table: this.table(this.mapping.account.table), parents: [] };
-    const account = this.object(this.mapping.account, scope, '', trace);
+    if (row.error) trace.issues.push({ ...row.error, account: trace.account });
+    const account = this.object(this.mapping.account, scope, -1, '', -1, trace);
     return { account, trace };
   }
 
-  private object(node: ObjectNode, scope: Scope, attr: string, trace: AccountTrace): Record<string, unknown> {
-    if (scope.row.error && attr === '' ) trace.issues.push({ ...scope.row.error, account: trace.account });
+  private object(node: ObjectNode, scope: Scope, parent: number, key: string, index: number, trace: AccountTrace): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    trace.objects.set(attr, { row: scope.row, node });
-    for (const [name, rule] of node.fields) {
-      const at = attr ? `${attr}.${name}` : name;
+    const self = trace.objects.push({ row: scope.row, node, parent, key, index }) - 1;
+    for (const f of planOf(node)) {
+      const rule = f.rule;
       if (rule.kind === 'list') {
-        const items = this.children(rule.node, scope).map((child, i) => {
-          const childScope: Scope = { row: child, table: this.table(rule.node.table), parents: [...scope.parents, { row: scope.row, table: scope.table }] };
+        const rows = this.children(rule.node, scope);
+        if (rows.length === 0) {
+          // An empty list of an optional field is no field, as the canonical form has it; a required
+          // list (customers, supply_addresses, meter_points, meters) is written empty.
+          if (f.keepEmpty) out[f.name] = [];
+          continue;
+        }
+        const table = this.table(rule.node.table);
+        // The rows around the items: the same for every item of the list.
+        const parents = [...scope.parents, { row: scope.row, table: scope.table }];
+        const items: Record<string, unknown>[] = new Array(rows.length);
+        for (let i = 0; i < rows.length; i++) {
+          const child = rows[i];
           if (child.error) trace.issues.push({ ...child.error, account: trace.account, field: rule.node.path });
-          return this.object(rule.node, childScope, `${at}.${i}`, trace);
-        });
-        // An empty list of an optional field is no field, as the canonical form has it; a required
-        // list (customers, supply_addresses, meter_points, meters) is written empty.
-        if (items.length > 0 || accountFields().get(rule.node.path.slice(0, -2))?.required) out[name] = items;
+          items[i] = this.object(rule.node, { row: child, table, parents }, self, f.name, i, trace);
+        }
+        out[f.name] = items;
       } else if (rule.kind === 'object') {
-        const value = this.object(rule.node, scope, at, trace);
+        const value = this.object(rule.node, scope, self, f.name, -1, trace);
         // An object with nothing in it but empty lists is no object: its rows were not there.
-        if (Object.values(value).some((v) => !Array.isArray(v) || v.length > 0)) out[name] = value;
+        for (const k in value) {
+          const v = value[k];
+          if (!Array.isArray(v) || v.length > 0) {
+            out[f.name] = value;
+            break;
+          }
+        }
       } else {
-        const v = evaluate(rule, scope, node.path ? `${node.path}.${name}` : name, trace);
+        const v = evaluate(rule, scope, f.field, trace);
         if ('failed' in v) continue;
         // No value is no field: the Account's optional fields are left out, not sent as null —
         // unless a JSON column says null in so many words (a required field that may be null).
-        if (v.value !== null && v.value !== undefined) out[name] = v.value;
-        else if (rule.kind === 'column' && scope.table.columns.get(rule.column)?.type === 'json' && scope.row.values[rule.column]?.trim() === 'null') out[name] = null;
+        if (v.value !== null && v.value !== undefined) out[f.name] = v.value;
+        else if (rule.kind === 'column' && scope.table.columns.get(rule.column)?.type === 'json' && scope.row.values[rule.column]?.trim() === 'null') out[f.name] = null;
       }
     }
     return out;
@@ -100,6 +115,8 @@ export class AccountBuilder {
   private select(node: ListNode, rows: Row[]): Row[] {
     const table = this.table(node.table);
     const kept = node.where ? rows.filter((r) => holds(node.where!, r)) : rows.slice();
+    // One row has no order to find and nothing to be distinct from.
+    if (kept.length < 2) return kept;
     const sortKey = (r: Row) => node.order.map((c) => orderValue(table, c, r));
     const keyed = kept.map((r) => ({ r, k: sortKey(r) }));
     keyed.sort((a, b) => compareKeys(a.k, b.k) || (a.r.file < b.r.file ? -1 : a.r.file > b.r.file ? 1 : a.r.line - b.r.line));
@@ -136,6 +153,31 @@ export class AccountBuilder {
     visit(this.mapping.account, null);
     return issues;
   }
+}
+
+/** A field of an object as the building reads it: what is worked out once per mapping, not per value. */
+interface FieldPlan {
+  name: string;
+  rule: Rule;
+  /** The field's mapping path (`supply_addresses.*.meter_points.*.mpxn`), as errors name it. */
+  field: string;
+  /** A list the Account requires: written empty when no row joins. */
+  keepEmpty: boolean;
+}
+
+const plans = new WeakMap<ObjectNode, FieldPlan[]>();
+
+function planOf(node: ObjectNode): FieldPlan[] {
+  let plan = plans.get(node);
+  if (plan) return plan;
+  plan = [...node.fields].map(([name, rule]) => ({
+    name,
+    rule,
+    field: node.path ? `${node.path}.${name}` : name,
+    keepEmpty: rule.kind === 'list' && accountFields().get(rule.node.path.slice(0, -2))?.required === true,
+  }));
+  plans.set(node, plan);
+  return plan;
 }
 
 /**

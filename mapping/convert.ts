@@ -102,7 +102,15 @@ function dateTime(text: string, format: string): Converted {
   return { ok: true, value: `${y}-${mo}-${d}T${time}${londonOffset(Number(y), Number(mo), Number(d), h, mi)}` };
 }
 
+const DIGITS = /^\d+$/;
+
 function amount(col: ColumnSpec, text: string, row: Record<string, string>): Converted {
+  // Digits alone, no sign column, no places to move (most legacy numbers: keys, counts, places in
+  // a list): the value the steps below come to, without their patterns.
+  if (!col.signColumn && !col.pence && !col.impliedDecimals && DIGITS.test(text)) {
+    const whole = text.replace(/^0+(?=\d)/, '');
+    return { ok: true, value: col.type === 'integer' ? Number(whole) : whole };
+  }
   let t = text.replace(/^[£$€]|[£$€]$/g, '').replace(/\s/g, '');
   let negative = false;
   const suffix = /^(.*?)(DR|CR)$/i.exec(t);

@@ -10,8 +10,26 @@ export interface EngineOptions {
    * directory. Default: DATA_IMPORT_MAP_MEMORY_LIMIT, else half the machine's memory, at most 4 GB.
    */
   memoryLimit?: string;
-  /** The folder the run's database file and DuckDB's spill files go in (a folder of its own under it, removed at the end). Default: DATA_IMPORT_MAP_TEMP_DIR, else the system's temp folder. */
+  /** The folder the run's database file (if any) and DuckDB's spill files go in (a folder of its own under it, removed at the end). Default: DATA_IMPORT_MAP_TEMP_DIR, else the system's temp folder. */
   tempDir?: string;
+  /**
+   * The bytes of the extract, which decide where DuckDB holds the rows (inMemory): in memory when
+   * they are at most a quarter of the memory limit, else in a database file. Unknown: a file.
+   */
+  extractBytes?: number;
+}
+
+/**
+ * Whether the rows are held in an in-memory database (its blocks spilled to the temp folder past the
+ * limit) rather than a database file. Uncompressed, the rows and their sorted copy take about three
+ * times the CSV: an extract within a quarter of the limit fits, and is loaded without compressing
+ * and checkpointing a file (10,000 accounts: ≈ 20 % less wall time); a larger one would spill most
+ * of its rows uncompressed, and the file's compression wins (100,000 accounts: 192 s in a file, 256 s
+ * in memory spilling 6 GB; bench/RESULTS.md).
+ */
+export function inMemory(extractBytes: number | undefined, memoryLimit: string): boolean {
+  const limit = sizeBytes(memoryLimit);
+  return extractBytes !== undefined && !Number.isNaN(limit) && extractBytes * 4 <= limit;
 }
 
 /**
@@ -42,16 +60,17 @@ export function defaultMemoryLimit(): string {
 }
 
 /**
- * A DuckDB database in a file of a folder of its own (`data-import-map-*` under the temp folder),
- * with a memory limit and that folder as its spill directory: the rows of an extract larger than the
- * memory limit go to disk rather than exhaust the machine. `close` removes the folder.
+ * A DuckDB database, in memory or in a file (inMemory), with a memory limit and a folder of its own
+ * (`data-import-map-*` under the temp folder) for the file and as its spill directory: past the
+ * limit DuckDB writes blocks of the tables and of its sorts there, so the rows of an extract larger
+ * than the memory limit go to disk rather than exhaust the machine. `close` removes the folder.
  */
 export async function openEngine(o: EngineOptions = {}): Promise<{ db: DuckDBInstance; close: () => void }> {
   const root = o.tempDir ?? process.env.DATA_IMPORT_MAP_TEMP_DIR ?? os.tmpdir();
   const memoryLimit = o.memoryLimit ?? process.env.DATA_IMPORT_MAP_MEMORY_LIMIT ?? defaultMemoryLimit();
   const dir = fs.mkdtempSync(path.join(root, 'data-import-map-'));
   try {
-    const db = await DuckDBInstance.create(path.join(dir, 'rows.duckdb'), {
+    const db = await DuckDBInstance.create(inMemory(o.extractBytes, memoryLimit) ? ':memory:' : path.join(dir, 'rows.duckdb'), {
       memory_limit: memoryLimit,
       temp_directory: path.join(dir, 'spill'),
       preserve_insertion_order: 'false',

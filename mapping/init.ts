@@ -52,7 +52,8 @@ function tableLines(p: TableProfile): string[] {
 }
 
 function describe(path: string, f: AccountField): string {
-  const kind = f.kinds.has('list') ? 'list' : f.kinds.has('object') ? 'object' : f.types.join(' | ');
+  // A free-form value (the platform's consent `type`) has no type: any JSON value.
+  const kind = f.kinds.has('list') ? 'list' : f.kinds.has('object') ? 'object' : f.types.join(' | ') || 'any JSON value';
   const values = f.values.filter((v) => v !== null);
   const set = values.length === 0 ? '' : `; one of ${values.slice(0, MAX_VALUES).join(', ')}${values.length > MAX_VALUES ? ` … (${values.length} in all)` : ''}`;
   const codes = accountFieldCodes(path).filter((c) => !EVERY_FIELD_CODES.has(c));

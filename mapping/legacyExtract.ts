@@ -4,10 +4,12 @@ import { accountFields } from './accountFields';
 
 /**
  * A book written as a legacy extract (`data-import generate --legacy-extract`), and the mapping
- * that maps it back: one CSV table per list of the Account (`supply_addresses.*.meter_points` is
- * table `supply_addresses__meter_points`), a row per item with its key `K`, its parent's key `P`
- * and its place `I`; each value under it (through objects, not through lists) a column of JSON
- * text, an absent value an empty cell. Mapped back, every account has the digest of the original:
+ * that maps it back: one CSV table per list of the Account whose items have fields (accountFields.ts,
+ * `$ref`s followed: `supply_addresses.*.meter_points` is table `supply_addresses__meter_points`, a
+ * ledger's transactions table `ledgers__current_statement_transactions`), a row per item with its
+ * key `K`, its parent's key `P` and its place `I`; each value under it (through objects, not
+ * through lists; a list of plain values is one value) a column of JSON text, an absent value an
+ * empty cell. Mapped back, every account has the digest of the original:
  * the round trip proves the engine's joins, order, nesting and quarantine lose nothing.
  */
 interface Node {

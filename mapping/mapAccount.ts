@@ -3,7 +3,7 @@ import { accountRows, type RawAccount, type RowLayout } from './accountRows';
 import { AccountBuilder } from './build';
 import type { MapIssue } from './issues';
 import { rowsUsed } from './objectStats';
-import { ruleColumn, type AccountTrace } from './rules';
+import { ruleColumn, tracedObject, type AccountTrace } from './rules';
 import type { Mapping } from './spec';
 import type { MapValidator } from './validate';
 
@@ -60,7 +60,7 @@ export class AccountMapper {
 function traced(trace: AccountTrace, attr: string): Partial<MapIssue> {
   const parts = attr.split('.');
   for (let n = parts.length; n >= 0; n--) {
-    const at = trace.objects.get(parts.slice(0, n).join('.'));
+    const at = tracedObject(trace, parts.slice(0, n).join('.'));
     if (!at) continue;
     const rule = n < parts.length ? at.node.fields.get(parts[n]) : undefined;
     const column = ruleColumn(rule);

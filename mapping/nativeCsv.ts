@@ -178,18 +178,26 @@ export async function insertNative(conn: DuckDBConnection, where: string, table:
   const key = (cs: string[]) => (cs.length === 1 ? trimmed(at(cs[0])) : `concat_ws(chr(1), ${cs.map((c) => trimmed(at(c))).join(', ')})`);
   // (counted only in a row that has one: most have none, and a search is cheaper than a count)
   const anyBreak = [...Array(n).keys()].map((i) => `contains(${col(i)}, chr(10))`).join(' OR ');
-  const values = [`${target.ord} + _n - 1`, `${target.file}`, '_n + 1', 'NULL', `to_json([${target.columns.map(at).join(', ')}])`, `CASE WHEN ${wrong} THEN -1 WHEN ${anyBreak} THEN ${breaks} ELSE 0 END`];
-  if (target.key) values.push(key(target.key));
-  for (const [, cs] of target.keys) values.push(key(cs));
-  const names = ['_ord', '_f', '_l', '_e', '_v', '_nl', ...(target.key ? ['_dk'] : []), ...target.keys.map(([k]) => k)];
+  // What each row stores but its number, worked out as DuckDB reads the file on every core, into a
+  // table kept in the file's order; then numbered by that order (its rowid) into the store's table.
+  // Numbering as it reads (row_number over the file) made DuckDB read and work out every row on one core.
+  const computed: [string, string][] = [
+    ['_v', `to_json([${target.columns.map(at).join(', ')}])`],
+    ['_nl', `CASE WHEN ${wrong} THEN -1 WHEN ${anyBreak} THEN ${breaks} ELSE 0 END`],
+  ];
+  if (target.key) computed.push(['_dk', key(target.key)]);
+  for (const [name, cs] of target.keys) computed.push([name, key(cs)]);
+  const names = ['_ord', '_f', '_l', '_e', ...computed.map(([n]) => n)];
+  const values = [`${target.ord} + rowid`, `${target.file}`, 'rowid + 2', 'NULL', ...computed.map(([n]) => n)];
   const rows = `${target.table} WHERE _f = ${target.file}`;
-  // Rows numbered in the file's order: insertion order kept while DuckDB reads it (on every core).
   await conn.run('SET preserve_insertion_order = true');
   try {
-    await conn.run(`INSERT INTO ${target.table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM (SELECT row_number() OVER () AS _n, * FROM read_csv(${literal(where)}, ${options}))`);
+    await conn.run(`CREATE OR REPLACE TEMP TABLE _native AS SELECT ${computed.map(([n, e]) => `${e} AS ${n}`).join(', ')} FROM read_csv(${literal(where)}, ${options})`);
+    await conn.run(`INSERT INTO ${target.table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM _native`);
   } catch {
-    return null; // one statement: nothing was stored
+    return null; // the file is not in the table: the insert is one statement, after the read
   } finally {
+    await conn.run('DROP TABLE IF EXISTS _native');
     await conn.run('SET preserve_insertion_order = false');
   }
   const [count, wrongRows, inside] = (await conn.runAndReadAll(`SELECT count(*), count(*) FILTER (WHERE _nl < 0), coalesce(sum(_nl), 0) FROM ${rows}`)).getRows()[0].map(Number);

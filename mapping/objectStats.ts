@@ -37,7 +37,7 @@ export interface ObjectStats {
  */
 export function rowsUsed(trace: AccountTrace): Record<string, number> {
   const rows = new Map<string, Set<Row>>();
-  for (const { row, node } of trace.objects.values()) {
+  for (const { row, node } of trace.objects) {
     // An object that is not a list's item (a nested object) is built from its parent's row.
     if (!('table' in node)) continue;
     const table = node.table as string;

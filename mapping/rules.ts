@@ -18,7 +18,39 @@ export interface Scope {
 export interface AccountTrace {
   account: string;
   issues: MapIssue[];
-  objects: Map<string, { row: Row; node: ObjectNode }>;
+  /**
+   * Each object in the order built, with the object it sits in (its index here, -1 for the account)
+   * and its key there (a field's name, a list item's index): its attr is made only when an error
+   * asks for it (tracedObject), not a text and a map entry per object of every account.
+   */
+  objects: TracedObject[];
+  /** attr → object, made on the first tracedObject call. */
+  byAttr?: Map<string, TracedObject>;
+}
+
+export interface TracedObject {
+  row: Row;
+  node: ObjectNode;
+  /** The object it sits in (an index of `objects`), -1 for the account. */
+  parent: number;
+  /** The field of the parent it is at, and its index when it is a list's item (else -1). */
+  key: string;
+  index: number;
+}
+
+/** The object of an account at an attr (`supply_addresses.0.meter_points`), if one was built there. */
+export function tracedObject(trace: AccountTrace, attr: string): TracedObject | undefined {
+  if (!trace.byAttr) {
+    const attrs: string[] = [];
+    trace.byAttr = new Map();
+    for (const o of trace.objects) {
+      const rel = o.index < 0 ? o.key : `${o.key}.${o.index}`;
+      const at = o.parent < 0 ? '' : attrs[o.parent] === '' ? rel : `${attrs[o.parent]}.${rel}`;
+      attrs.push(at);
+      trace.byAttr.set(at, o);
+    }
+  }
+  return trace.byAttr.get(attr);
 }
 
 /** The column a scalar rule reads (its first, for an expression), if any. */

@@ -75,10 +75,11 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   // the JavaScript heap holds a piece of a file at a time, then one account's rows.
   // The threads start now: loading their code and the validator overlaps the loading of the extract.
   const setup: MapThreadSetup = { mapping: o.mapping, validate: o.validate !== false, referenceData: o.referenceData, tranche: o.tranche };
-  const threads = o.threads ?? (extractBytes(mapping, o.extracts) < THREADS_FROM_BYTES ? 0 : defaultMapThreads());
+  const bytes = extractBytes(mapping, o.extracts);
+  const threads = o.threads ?? (bytes < THREADS_FROM_BYTES ? 0 : defaultMapThreads());
   const pool = threads > 0 ? new MapThreads(setup, threads) : null;
   try {
-    const store = await MapStore.open(mapping, { memoryLimit: o.memoryLimit, tempDir: o.tempDir });
+    const store = await MapStore.open(mapping, { memoryLimit: o.memoryLimit, tempDir: o.tempDir, extractBytes: bytes });
     try {
       return await mapWith(store);
     } finally {

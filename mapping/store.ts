@@ -10,8 +10,8 @@ import type { ListNode, Mapping, TableSpec } from './spec';
 const SEP = '\u0001';
 
 /**
- * The extract's rows held in DuckDB (a database file of the run's own, spilling to disk past its
- * memory limit: mapping/engine.ts) rather than
+ * The extract's rows held in DuckDB (a database of the run's own, in memory or in a file by the
+ * extract's size, spilling to disk past its memory limit: mapping/engine.ts) rather than
  * in the JavaScript heap: a table per legacy table (`_ord` the read order, `_f` the file's number,
  * `_l` its physical line, `_e` the row's error as JSON, `_v` the declared columns' texts as one JSON
  * array, `_dk` the trimmed key of a table with one, and per join the trimmed key it joins on). Rows
@@ -233,12 +233,14 @@ export class MapStore {
   async *accounts(count: number): AsyncGenerator<RawAccount> {
     // Each list's rows with their account, a join at a time into one table, then sorted: a sort of a
     // table spills to disk within the memory limit (mapping/engine.ts) where one fed by every list's
-    // join at once ran out of memory.
-    await this.conn.run('CREATE TABLE _rows (_ord INTEGER, _f INTEGER, _l INTEGER, _e VARCHAR, _v VARCHAR, a INTEGER, e INTEGER)');
+    // join at once ran out of memory. Each row is one JSON text (mapping/accountRows.ts RawAccount).
+    await this.conn.run('CREATE TABLE _rows (a INTEGER, e INTEGER, _ord INTEGER, r VARCHAR)');
     for (const e of this.edges) {
-      await this.conn.run(`INSERT INTO _rows SELECT t._ord, t._f, t._l, t._e, t._v, o.a, ${e.id} FROM own${e.id} o JOIN ${this.tableId(e.node.table)} t ON t._ord = o._ord`);
+      await this.conn.run(
+        `INSERT INTO _rows SELECT o.a, ${e.id}, t._ord, concat('[${e.id},', t._ord, ',', t._f, ',', t._l, ',', coalesce(t._e, 'null'), ',', t._v, ']') FROM own${e.id} o JOIN ${this.tableId(e.node.table)} t ON t._ord = o._ord`,
+      );
     }
-    const result = await this.conn.stream('SELECT * FROM _rows ORDER BY a, e, _ord');
+    const result = await this.conn.stream('SELECT a, r FROM _rows ORDER BY a, e, _ord');
     const it = result.yieldRows()[Symbol.asyncIterator]();
     let rows: unknown[][] = [];
     let at = 0;
@@ -259,19 +261,13 @@ export class MapStore {
     };
     try {
       for (let a = 0; a < count; a++) {
-        const parts: RawAccount['parts'] = [];
-        let mine: unknown[][] | null = null;
-        let edge = -1;
-        for (let r = await peek(); r !== null && (r[5] as number) === a; r = await peek()) {
+        const mine: string[] = [];
+        for (let r = await peek(); r !== null && (r[0] as number) === a; r = await peek()) {
           at++;
-          if ((r[6] as number) !== edge) {
-            edge = r[6] as number;
-            parts.push([edge, (mine = [])]);
-          }
-          mine!.push(r);
+          mine.push(r[1] as string);
         }
-        if (parts[0]?.[0] !== 0) throw new Error(`the store has no row for account ${a}`);
-        yield { parts };
+        if (!mine[0]?.startsWith('[0,')) throw new Error(`the store has no row for account ${a}`);
+        yield { rows: `[${mine.join(',')}]` };
       }
     } finally {
       await it.return?.(undefined);

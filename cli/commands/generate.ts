@@ -61,7 +61,7 @@ export function register(program: Command): void {
     )
     .option('--out <file>', 'write NDJSON (one account per line) to this file')
     .option('--out-dir <folder>', 'write one <external_account_number>.json file per account into this folder')
-    .option('--legacy-extract <folder>', 'also write the book as a legacy extract into this folder: one CSV per list of the Account, values as JSON text; examples/roundtrip/mapping.yaml maps it back with data-import map (docs/bulk-migration.md, "The round trip")')
+    .option('--legacy-extract <folder>', 'also write the book as a legacy extract into this folder: one CSV per list of the Account (transactions included), values as JSON text; examples/roundtrip/mapping.yaml maps it back with data-import map (docs/bulk-migration.md, "The round trip")')
     .action(async (o: GenerateOptions) => {
       if ((o.out === undefined) === (o.outDir === undefined)) throw new CliError('give exactly one of --out <file> and --out-dir <folder>');
       const violations = o.violations?.split(',').map((c) => c.trim()).filter((c) => c !== '');

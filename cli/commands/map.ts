@@ -73,7 +73,7 @@ export function register(program: Command): void {
     .option('--allow-unconfirmed', 'run although conversion tables are marked unconfirmed (as map init writes them)')
     .option('--threads <n>', 'worker threads building and validating the accounts while the main thread reads the extract and writes the book (0: none; default: none for an extract under 8 MB, else the cores but one, at least 1, at most 4); the book is the same whatever the number', integerIn(0, 64))
     .option('--memory-limit <size>', `memory DuckDB may hold the extract's rows in (as DuckDB reads it: 4GB, 512MB); past it DuckDB writes them to --temp-dir (default: DATA_IMPORT_MAP_MEMORY_LIMIT, else half the machine's memory, at most 4GB)`, memorySize)
-    .option('--temp-dir <folder>', "where the run's DuckDB database file and spill files go, in a folder of their own removed at the end (default: DATA_IMPORT_MAP_TEMP_DIR, else the system's temp folder)")
+    .option('--temp-dir <folder>', "where the run's DuckDB database file (an extract over a quarter of --memory-limit) and spill files go, in a folder of their own removed at the end (default: DATA_IMPORT_MAP_TEMP_DIR, else the system's temp folder)")
     .addOption(progressOption())
     .addOption(cohortOption())
     .addOption(bucketOption())

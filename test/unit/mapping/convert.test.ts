@@ -46,6 +46,11 @@ describe('legacy value conversions', () => {
 
   it('reads integers, Y/N flags and empties', () => {
     expect(conv({ type: 'integer' }, '007')).toEqual({ ok: true, value: 7 });
+    expect(conv({ type: 'integer' }, '0')).toEqual({ ok: true, value: 0 });
+    expect(conv({ type: 'decimal' }, '0012')).toEqual({ ok: true, value: '12' });
+    expect(conv({ type: 'decimal' }, '000')).toEqual({ ok: true, value: '0' });
+    expect(conv({ type: 'decimal', impliedDecimals: 2 }, '0012')).toEqual({ ok: true, value: '0.12' });
+    expect(conv({ type: 'integer', signColumn: 'S' }, '12', { S: '-' })).toEqual({ ok: true, value: -12 });
     expect(conv({ type: 'integer' }, '7.5').ok).toBe(false);
     expect(conv({ type: 'boolean' }, 'y')).toEqual({ ok: true, value: true });
     expect(conv({ type: 'boolean', trueText: '1', falseText: '0' }, '0')).toEqual({ ok: true, value: false });

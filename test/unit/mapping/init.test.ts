@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { fieldCodes } from '../../../account/fieldCodes';
 import { PLATFORM_ACCOUNT } from '../../../account/platformAccount';
 import { MapRunError, profileExtract, runMap, skeleton } from '../../../mapping';
-import { accountFieldCodes } from '../../../mapping/accountFields';
+import { accountFieldCodes, accountFields } from '../../../mapping/accountFields';
 
 const EXAMPLE = path.join(__dirname, '../../../examples/legacy-extract');
 
@@ -24,8 +24,24 @@ describe('map init', () => {
       return node;
     };
     for (const p of Object.keys(PLATFORM_ACCOUNT)) expect([p, fieldsAt(p)]).not.toEqual([p, undefined]);
+    // And every path of the service's schema, those under a `$ref` (a ledger's transactions) too.
+    for (const p of accountFields().keys()) expect([p, fieldsAt(p)]).not.toEqual([p, undefined]);
     expect(text).toMatch(/# +external_account_number: COLUMN {2}# string, REQUIRED/);
     expect(text).toMatch(/# +smart_type: COLUMN {2}# string; one of NONE, SMETS1, SMETS1_ENROLLED, SMETS2/);
+    // A transaction (the schema's $ref, at the top and under each ledger): a list whose required
+    // fields are marked, with the spec's payment types beside the platform's.
+    expect(text).toContain([
+      '    #     current_statement_transactions:  # list; checked by: max_length',
+      '    #       table: TABLE',
+      '    #       join: { CHILD_COLUMN: PARENT_KEY_COLUMN }',
+      '    #       order: [COLUMN]',
+      '    #       fields:',
+      '    #         amount: COLUMN  # string, REQUIRED; checked by: invalid_decimal, max_length, required',
+    ].join('\n'));
+    expect(text.match(/ transaction_date: COLUMN {2}# string, REQUIRED; checked by: /g)).toHaveLength(4);
+    expect(text.match(/ payment_type: COLUMN {2}# string; one of .* \(43 in all\); checked by: invalid_choice$/gm)).toHaveLength(4);
+    // A free-form value the schema requires (any JSON).
+    expect(text).toMatch(/# +type: COLUMN {2}# any JSON value, REQUIRED; checked by: free_form_too_large, required/);
   });
 
   it('writes beside each field the codes that check it: the schema\'s and the rules\'', () => {

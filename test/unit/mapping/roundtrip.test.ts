@@ -19,6 +19,15 @@ describe('the round trip: a generated book as a legacy extract, mapped back', ()
       // A full account carries the platform's rarer parts: the mixed book must hold some.
       expect(book.filter((a) => a.warm_home_discount !== undefined).length).toBeGreaterThan(0);
       writeLegacyExtract(book, path.join(work, 'extract'));
+      // A ledger's transactions are a table of their own, a row each, as a legacy system holds them
+      // (not JSON in ledgers.csv): the round trip goes through their join too.
+      const rows = (table: string) => fs.readFileSync(path.join(work, 'extract', `${table}.csv`), 'utf8').trim().split('\n');
+      expect(rows('ledgers')[0]).toBe('K,P,I,last_statement_balance,last_statement_closing_date,last_statement_issue_date,ledger_balance');
+      for (const list of ['current_statement_transactions', 'historical_statement_transactions']) {
+        const count = book.flatMap((a) => (a.ledgers as Record<string, unknown[]>[] | undefined) ?? []).reduce((n, l) => n + (l[list]?.length ?? 0), 0);
+        expect(count).toBeGreaterThan(0);
+        expect(rows(`ledgers__${list}`)).toHaveLength(count + 1);
+      }
       const out = path.join(work, 'back.ndjson');
       const summary = await runMap({ mapping: MAPPING, extracts: path.join(work, 'extract'), out });
       expect(summary.stats).toMatchObject({ accounts: 30, valid: 30, quarantined: 0, orphans: 0 });
