@@ -17,6 +17,8 @@ export interface EngineOptions {
    * they are at most a quarter of the memory limit, else in a database file. Unknown: a file.
    */
   extractBytes?: number;
+  /** In memory (true) or in a file (false) whatever the extract's size; for comparing the two. */
+  inMemory?: boolean;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function openEngine(o: EngineOptions = {}): Promise<{ db: DuckDBIns
   const memoryLimit = o.memoryLimit ?? process.env.DATA_IMPORT_MAP_MEMORY_LIMIT ?? defaultMemoryLimit();
   const dir = fs.mkdtempSync(path.join(root, 'data-import-map-'));
   try {
-    const db = await DuckDBInstance.create(inMemory(o.extractBytes, memoryLimit) ? ':memory:' : path.join(dir, 'rows.duckdb'), {
+    const db = await DuckDBInstance.create((o.inMemory ?? inMemory(o.extractBytes, memoryLimit)) ? ':memory:' : path.join(dir, 'rows.duckdb'), {
       memory_limit: memoryLimit,
       temp_directory: path.join(dir, 'spill'),
       preserve_insertion_order: 'false',

@@ -54,7 +54,8 @@ function tableLines(p: TableProfile): string[] {
 function describe(path: string, f: AccountField): string {
   // A free-form value (the platform's consent `type`) has no type: any JSON value.
   const kind = f.kinds.has('list') ? 'list' : f.kinds.has('object') ? 'object' : f.types.join(' | ') || 'any JSON value';
-  const values = f.values.filter((v) => v !== null);
+  // A code as it is, anything else (an empty text, a number, a text with spaces or marks) as JSON.
+  const values = f.values.filter((v) => v !== null).map((v) => (typeof v === 'string' && /^[A-Za-z0-9_.-]+$/.test(v) ? v : JSON.stringify(v)));
   const set = values.length === 0 ? '' : `; one of ${values.slice(0, MAX_VALUES).join(', ')}${values.length > MAX_VALUES ? ` … (${values.length} in all)` : ''}`;
   const codes = accountFieldCodes(path).filter((c) => !EVERY_FIELD_CODES.has(c));
   return `${kind}${f.required ? ', REQUIRED' : ''}${set}${codes.length > 0 ? `; checked by: ${codes.join(', ')}` : ''}`;

@@ -39,6 +39,8 @@ export interface MapOptions {
   tempDir?: string;
   /** false: every file through the map's own reader, none through DuckDB's (mapping/nativeCsv.ts); for comparing the two. */
   nativeCsv?: boolean;
+  /** Where DuckDB holds the rows, in memory or in a file; default by the extract's size (mapping/engine.ts inMemory). For comparing the two. */
+  inMemory?: boolean;
   signal?: AbortSignal;
   /** The accounts done of those chosen, with the run's counts so far (every 200 accounts, and at the end). */
   onProgress?: (done: number, total: number, stats: Readonly<MapStats>) => void;
@@ -79,7 +81,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   const threads = o.threads ?? (bytes < THREADS_FROM_BYTES ? 0 : defaultMapThreads());
   const pool = threads > 0 ? new MapThreads(setup, threads) : null;
   try {
-    const store = await MapStore.open(mapping, { memoryLimit: o.memoryLimit, tempDir: o.tempDir, extractBytes: bytes });
+    const store = await MapStore.open(mapping, { memoryLimit: o.memoryLimit, tempDir: o.tempDir, extractBytes: bytes, inMemory: o.inMemory });
     try {
       return await mapWith(store);
     } finally {

@@ -40,6 +40,9 @@ describe('map init', () => {
     ].join('\n'));
     expect(text.match(/ transaction_date: COLUMN {2}# string, REQUIRED; checked by: /g)).toHaveLength(4);
     expect(text.match(/ payment_type: COLUMN {2}# string; one of .* \(43 in all\); checked by: invalid_choice$/gm)).toHaveLength(4);
+    // A value set of one empty text reads as one: quoted, not "one of ;".
+    expect(text).not.toMatch(/one of [;,]/);
+    expect(text).toMatch(/# +payment_type: COLUMN {2}# string; one of ""/);
     // A free-form value the schema requires (any JSON).
     expect(text).toMatch(/# +type: COLUMN {2}# any JSON value, REQUIRED; checked by: free_form_too_large, required/);
   });

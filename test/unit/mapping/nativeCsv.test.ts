@@ -14,10 +14,10 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-/** The book, quarantine and report of a run, with DuckDB's reader allowed or not. */
-async function mapped(dir: string, nativeCsv: boolean) {
-  const out = path.join(work, `${path.basename(dir)}-${nativeCsv}.ndjson`);
-  const summary = await runMap({ mapping: MAPPING, extracts: dir, out, nativeCsv, threads: 0 });
+/** The book, quarantine and report of a run, with DuckDB's reader allowed or not, the rows in memory or in a file. */
+async function mapped(dir: string, nativeCsv: boolean, inMemory?: boolean) {
+  const out = path.join(work, `${path.basename(dir)}-${nativeCsv}-${inMemory}.ndjson`);
+  const summary = await runMap({ mapping: MAPPING, extracts: dir, out, nativeCsv, threads: 0, inMemory });
   const read = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : null);
   return { book: read(out), quarantine: read(summary.quarantine), csv: read(summary.report.csv), stats: { ...summary.stats, seconds: 0 } };
 }
@@ -44,6 +44,8 @@ describe("DuckDB's CSV reader (mapping/nativeCsv.ts)", () => {
     const duck = await mapped(dir, true);
     const map = await mapped(dir, false);
     expect(duck).toEqual(map);
+    // The same again with the rows in a database file (a small extract is held in memory).
+    expect(await mapped(dir, true, false)).toEqual(map);
     const csv = map.csv!.split('\n');
     // The body opened on line 3 runs to line 5; the bad value of record 9 is on line 12.
     expect(csv.some((r) => r.includes(',notes.csv,3,'))).toBe(true);
