@@ -54,24 +54,19 @@ export function rowLayout(mapping: Mapping, files: string[]): RowLayout {
   return { edges, columns: new Map([...mapping.tables.values()].map((t) => [t.name, [...t.columns.keys()]])), files, shared };
 }
 
-/** A stored row from `_ord, _f, _l, _e, _v` at `from` of a result row. */
-export function storedRow(columns: string[], files: string[], r: unknown[], from: number): Row {
-  const texts = JSON.parse(r[from + 4] as string) as (string | null)[];
+/** A Row from a stored row's number, file number, line, error and texts (the declared columns' in order, null for none). */
+function rowOf(columns: string[], files: string[], ord: number, file: number, line: number, error: MapIssue | null, texts: (string | null)[]): Row {
   const values: Record<string, string> = {};
   for (let i = 0; i < columns.length; i++) if (texts[i] !== null) values[columns[i]] = texts[i]!;
-  const row: Row = { ord: r[from] as number, file: files[r[from + 1] as number], line: r[from + 2] as number, values };
-  if (r[from + 3] !== null) row.error = JSON.parse(r[from + 3] as string) as MapIssue;
+  const row: Row = { ord, file: files[file], line, values };
+  if (error !== null) row.error = error;
   return row;
 }
 
-/** A Row from a RawAccount's row. */
-function rawRow(columns: string[], files: string[], r: RawRow): Row {
-  const texts = r[5];
-  const values: Record<string, string> = {};
-  for (let i = 0; i < columns.length; i++) if (texts[i] !== null) values[columns[i]] = texts[i]!;
-  const row: Row = { ord: r[1], file: files[r[2]], line: r[3], values };
-  if (r[4] !== null) row.error = r[4];
-  return row;
+/** A stored row from `_ord, _f, _l, _e, _v` as DuckDB gives them (the error and the texts as JSON). */
+export function storedRow(columns: string[], files: string[], r: unknown[]): Row {
+  const error = r[3] === null ? null : (JSON.parse(r[3] as string) as MapIssue);
+  return rowOf(columns, files, r[0] as number, r[1] as number, r[2] as number, error, JSON.parse(r[4] as string) as (string | null)[]);
 }
 
 /**
@@ -86,12 +81,12 @@ export function accountRows(layout: RowLayout, raw: RawAccount): { account: Row;
     const table = edge.node.table;
     const columns = layout.columns.get(table)!;
     if (!edge.parent) {
-      account ??= rawRow(columns, layout.files, r);
+      account ??= rowOf(columns, layout.files, r[1], r[2], r[3], r[4], r[5]);
       continue;
     }
     let list = tables.get(table);
     if (!list) tables.set(table, (list = []));
-    list.push(rawRow(columns, layout.files, r));
+    list.push(rowOf(columns, layout.files, r[1], r[2], r[3], r[4], r[5]));
   }
   if (!account) throw new Error('the store gave an account without its row');
   for (const [table, list] of tables) {

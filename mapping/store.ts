@@ -196,9 +196,9 @@ export class MapStore {
     }
   }
 
-  /** A stored row from `_ord, _f, _l, _e, _v` at `from` of a result row. */
-  private row(table: string, r: unknown[], from: number): Row {
-    return storedRow(this.columns.get(table)!, this.files, r, from);
+  /** A stored row from a result row of `_ord, _f, _l, _e, _v`. */
+  private row(table: string, r: unknown[]): Row {
+    return storedRow(this.columns.get(table)!, this.files, r);
   }
 
   /**
@@ -215,7 +215,7 @@ export class MapStore {
         `SELECT c._ord, c._f, c._l, c._e, c._v FROM ${this.tableId(node.table)} c WHERE NOT EXISTS (SELECT 1 FROM ${this.tableId(parentTable)} p WHERE p.kp${e.id} = c.kc${e.id}) ORDER BY c._ord`,
       );
       for (const r of result.getRows()) {
-        const row = this.row(node.table, r, 0);
+        const row = this.row(node.table, r);
         const key = node.join.map(([c]) => (row.values[c] ?? '').trim()).join(',');
         issues.push({ code: MAP_CODES.orphan, account: null, file: row.file, line: row.line, column: node.join.map(([c]) => c).join(','), value: key, ruleLine: node.line, field: node.path, detail: `${node.table} row joins no ${parentTable} row on ${node.join.map(([c, p]) => `${c} = ${p}`).join(', ')}` });
       }
