@@ -49,6 +49,30 @@ export function accountFields(): Map<string, AccountField> {
   return fields;
 }
 
+/** How a mapping writes a field (fieldsUnder). */
+export type FieldShape = 'list' | 'object' | 'value';
+
+/**
+ * The Account's fields directly under `prefix` (`''` the account's, `a.` an object's, `a.*.` a list
+ * item's), sorted by path, each with how a mapping writes it: `list`, a list whose items have fields
+ * of their own (a child table); `object`, an object with fields of its own (nested fields); `value`,
+ * anything else (one column: a plain value, a list of plain values, a free-form object). The one
+ * reading of the Account's tree for `map init`'s skeleton and the round-trip extract's tables.
+ */
+export function fieldsUnder(prefix: string): { path: string; field: AccountField; shape: FieldShape }[] {
+  const fields = accountFields();
+  const paths = [...fields.keys()];
+  return paths
+    .filter((p) => p.startsWith(prefix) && p.length > prefix.length && !p.slice(prefix.length).includes('.'))
+    .sort()
+    .map((path) => {
+      const field = fields.get(path)!;
+      const shape: FieldShape =
+        field.kinds.has('list') && paths.some((k) => k.startsWith(`${path}.*.`)) ? 'list' : field.kinds.has('object') && paths.some((k) => k.startsWith(`${path}.`)) ? 'object' : 'value';
+      return { path, field, shape };
+    });
+}
+
 /**
  * The error codes the validator can raise at an Account path (a list's: at it and at its items),
  * sorted (account/fieldCodes.ts: the schema's, and the rules' from account/fieldCodes.json).

@@ -1,4 +1,4 @@
-import { accountFieldCodes, accountFields, type AccountField } from './accountFields';
+import { accountFieldCodes, fieldsUnder, type AccountField } from './accountFields';
 import { profileExtract, type TableProfile } from './profile';
 
 /** Most values of a value set written beside a field; the rest are counted. */
@@ -67,17 +67,13 @@ function describe(path: string, f: AccountField): string {
  */
 function fieldLines(prefix: string, depth: number): string[] {
   const at = (d: number, text: string) => `    # ${'  '.repeat(d)}${text}`;
-  const fields = accountFields();
-  const paths = [...fields.keys()];
   const lines: string[] = [];
-  const names = paths.filter((p) => p.startsWith(prefix) && p.length > prefix.length && !p.slice(prefix.length).includes('.')).sort();
-  for (const p of names) {
+  for (const { path: p, field: f, shape } of fieldsUnder(prefix)) {
     const name = p.slice(prefix.length);
-    const f = fields.get(p)!;
-    if (f.kinds.has('list') && paths.some((k) => k.startsWith(`${p}.*.`))) {
+    if (shape === 'list') {
       lines.push(at(depth, `${name}:  # ${describe(p, f)}`), at(depth + 1, 'table: TABLE'), at(depth + 1, 'join: { CHILD_COLUMN: PARENT_KEY_COLUMN }'), at(depth + 1, 'order: [COLUMN]'), at(depth + 1, 'fields:'));
       lines.push(...fieldLines(`${p}.*.`, depth + 2));
-    } else if (f.kinds.has('object') && paths.some((k) => k.startsWith(`${p}.`))) {
+    } else if (shape === 'object') {
       lines.push(at(depth, `${name}:  # ${describe(p, f)}`), at(depth + 1, 'fields:'));
       lines.push(...fieldLines(`${p}.`, depth + 2));
     } else lines.push(at(depth, `${name}: COLUMN  # ${describe(p, f)}`));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { accountFields } from './accountFields';
+import { fieldsUnder } from './accountFields';
 
 /**
  * A book written as a legacy extract (`data-import generate --legacy-extract`), and the mapping
@@ -25,15 +25,12 @@ interface Node {
 const tableName = (p: string) => (p === '' ? 'accounts' : p.replace(/\.\*$/, '').replace(/\.\*\.|\./g, '__'));
 
 function plan(itemPath: string): Node {
-  const fields = accountFields();
-  const paths = [...fields.keys()];
   const node: Node = { path: itemPath, table: tableName(itemPath), columns: [], objects: [], lists: [] };
   const walk = (prefix: string) => {
-    for (const p of paths.filter((x) => x.startsWith(prefix) && x.length > prefix.length && !x.slice(prefix.length).includes('.')).sort()) {
-      const f = fields.get(p)!;
+    for (const { path: p, shape } of fieldsUnder(prefix)) {
       const rel = p.slice(itemPath === '' ? 0 : itemPath.length + 1);
-      if (f.kinds.has('list') && paths.some((k) => k.startsWith(`${p}.*.`))) node.lists.push(plan(`${p}.*`));
-      else if (f.kinds.has('object') && paths.some((k) => k.startsWith(`${p}.`))) {
+      if (shape === 'list') node.lists.push(plan(`${p}.*`));
+      else if (shape === 'object') {
         node.objects.push(rel);
         walk(`${p}.`);
       } else node.columns.push(rel);
