@@ -32,7 +32,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { accountDigest } from '../account/canonical';
 import { generateBook, type Profile } from '../cli/generate';
-import { runMap, writeLegacyExtract } from '../mapping';
+import { mapMainThreadHeap, runMap, writeLegacyExtract } from '../mapping';
 
 function peakRssMiB(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
@@ -58,6 +58,7 @@ function treeBytes(dir: string): number {
 }
 
 async function main(): Promise<void> {
+  mapMainThreadHeap(); // as `data-import map` does
   const size = Number(process.env.MAP_SIZE ?? 10_000);
   const profile = (process.env.MAP_PROFILE ?? 'typical') as Profile;
   const history = process.env.MAP_HISTORY !== 'none';
@@ -93,7 +94,21 @@ async function main(): Promise<void> {
       const sampler = setInterval(() => (engineBytes = Math.max(engineBytes, treeBytes(tempDir))), 100);
       t = Date.now();
       const cpu = process.cpuUsage();
-      const s = await runMap({ mapping: path.join(__dirname, '../examples/roundtrip/mapping.yaml'), extracts: extract, out, validate, threads, tempDir, memoryLimit: process.env.MAP_MEMORY_LIMIT }).finally(() => clearInterval(sampler));
+      // When the last rows were read and when the first account came out: the run's three phases
+      // (loading the extract into DuckDB; joining and sorting the rows by account; building).
+      let lastRead = t;
+      let firstAccount = 0;
+      const s = await runMap({
+        mapping: path.join(__dirname, '../examples/roundtrip/mapping.yaml'),
+        extracts: extract,
+        out,
+        validate,
+        threads,
+        tempDir,
+        memoryLimit: process.env.MAP_MEMORY_LIMIT,
+        onRowsRead: () => (lastRead = Date.now()),
+        onProgress: () => (firstAccount ||= Date.now()),
+      }).finally(() => clearInterval(sampler));
       const seconds = (Date.now() - t) / 1000;
       const used = process.cpuUsage(cpu);
       const cpuSeconds = (used.user + used.system) / 1e6;
@@ -104,7 +119,8 @@ async function main(): Promise<void> {
         if (l !== '' && accountDigest(JSON.parse(l)) === digests[i]) same++;
         i++;
       }
-      console.log(`map ${validate ? 'with' : 'without'} validation: ${s.stats.valid} valid, ${s.stats.quarantined} quarantined in ${seconds.toFixed(1)} s (${Math.round(size / seconds)} accounts/s; ${cpuSeconds.toFixed(1)} s of CPU, load average ${os.loadavg()[0].toFixed(1)}; threads ${threads ?? 'default'}); digests equal ${same}/${size}; peak RSS so far ${peakRssMiB()} MiB; DuckDB folder peak ${(engineBytes / 2 ** 20).toFixed(0)} MiB, memory limit ${process.env.MAP_MEMORY_LIMIT ?? 'default'}`);
+      const phases = `loading ${((lastRead - t) / 1000).toFixed(1)} s, joining and sorting ${((firstAccount - lastRead) / 1000).toFixed(1)} s, building ${(seconds - (firstAccount - t) / 1000).toFixed(1)} s`;
+      console.log(`map ${validate ? 'with' : 'without'} validation: ${s.stats.valid} valid, ${s.stats.quarantined} quarantined in ${seconds.toFixed(1)} s (${phases}; ${Math.round(size / seconds)} accounts/s; ${cpuSeconds.toFixed(1)} s of CPU, load average ${os.loadavg()[0].toFixed(1)}; threads ${threads ?? 'default'}); digests equal ${same}/${size}; peak RSS so far ${peakRssMiB()} MiB; DuckDB folder peak ${(engineBytes / 2 ** 20).toFixed(0)} MiB, memory limit ${process.env.MAP_MEMORY_LIMIT ?? 'default'}`);
       if (same !== size) throw new Error('not every account came back with its digest: no figure');
     }
   } finally {

@@ -11,3 +11,4 @@ export type { ObjectStats } from './objectStats';
 export { skeleton } from './init';
 export { profileExtract, type TableProfile } from './profile';
 export { legacyExtractMapping, writeLegacyExtract } from './legacyExtract';
+export { mapMainThreadHeap } from './threads';

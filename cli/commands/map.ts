@@ -7,7 +7,7 @@ import { Phases, timingsText, type Phase } from '../shared/phases';
 import { startProgress } from '../shared/progress';
 import { bucketOption, cohortOption, sampleOption, trancheFrom, type TrancheOptions } from '../shared/tranche';
 import fs from 'node:fs';
-import { MappingError, MapRunError, runMap, sizeBytes, skeleton, type MapStats, type MapSummary, type ObjectStats } from '../../mapping';
+import { mapMainThreadHeap, MappingError, MapRunError, runMap, sizeBytes, skeleton, type MapStats, type MapSummary, type ObjectStats } from '../../mapping';
 
 /** Reading the files into DuckDB, then making the tables distinct and joining them (mapping/store.ts). */
 const READING = 'loading the extract';
@@ -82,6 +82,7 @@ export function register(program: Command): void {
       // Not commander's required options: `map init` is a subcommand, and those would be asked of it too.
       const missing = (['mapping', 'extracts', 'out'] as const).filter((k) => !o[k]);
       if (missing.length > 0) throw new CliError(`required option(s) ${missing.map((k) => `--${k}`).join(', ')} not specified (run with --help for usage)`, 1);
+      mapMainThreadHeap();
       // The phases as migrate shows them: the extract's rows read (no total known before the end),
       // then the accounts mapped of those chosen, each with its rate and ETA; the count of accounts
       // is the run's own as the display asks for it, not only every 200 accounts.
