@@ -53,7 +53,7 @@ export class AccountBuilder {
   private object(node: ObjectNode, scope: Scope, parent: number, key: string, index: number, trace: AccountTrace): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const self = trace.objects.push({ row: scope.row, node, parent, key, index }) - 1;
-    for (const f of planOf(node)) {
+    for (const f of planOf(node, scope.table)) {
       const rule = f.rule;
       if (rule.kind === 'list') {
         const rows = this.children(rule.node, scope);
@@ -63,7 +63,7 @@ export class AccountBuilder {
           if (f.keepEmpty) out[f.name] = [];
           continue;
         }
-        const table = this.table(rule.node.table);
+        const table = (f.table ??= this.table(rule.node.table));
         // The rows around the items: the same for every item of the list.
         const parents = [...scope.parents, { row: scope.row, table: scope.table }];
         const items: Record<string, unknown>[] = new Array(rows.length);
@@ -89,7 +89,7 @@ export class AccountBuilder {
         // No value is no field: the Account's optional fields are left out, not sent as null —
         // unless a JSON column says null in so many words (a required field that may be null).
         if (v.value !== null && v.value !== undefined) out[f.name] = v.value;
-        else if (rule.kind === 'column' && scope.table.columns.get(rule.column)?.type === 'json' && scope.row.values[rule.column]?.trim() === 'null') out[f.name] = null;
+        else if (f.jsonColumn && scope.row.values[f.jsonColumn]?.trim() === 'null') out[f.name] = null;
       }
     }
     return out;
@@ -100,15 +100,14 @@ export class AccountBuilder {
     if (!index) {
       index = new Map();
       for (const row of this.rows.get(node.table) ?? []) {
-        const key = node.join.map(([c]) => (row.values[c] ?? '').trim()).join(SEP);
+        const key = joinKey(node.join, 0, row);
         const list = index.get(key);
         if (list) list.push(row);
         else index.set(key, [row]);
       }
       this.indexes.set(node, index);
     }
-    const key = node.join.map(([, p]) => (scope.row.values[p] ?? '').trim()).join(SEP);
-    return this.select(node, index.get(key) ?? []);
+    return this.select(node, index.get(joinKey(node.join, 1, scope.row)) ?? []);
   }
 
   /** A list's rows: those its `where` keeps, in its `order` (then file and line), distinct. */
@@ -163,11 +162,22 @@ interface FieldPlan {
   field: string;
   /** A list the Account requires: written empty when no row joins. */
   keepEmpty: boolean;
+  /** The column of a column rule over a JSON column, where `null` in so many words is a null field. */
+  jsonColumn: string | null;
+  /** A list's table (found on first use). */
+  table?: TableSpec;
+}
+
+/** A row's key on a list's join: its child columns (side 0) or its parent's (side 1), trimmed. */
+function joinKey(join: [string, string][], side: 0 | 1, row: Row): string {
+  if (join.length === 1) return (row.values[join[0][side]] ?? '').trim();
+  return join.map((pair) => (row.values[pair[side]] ?? '').trim()).join(SEP);
 }
 
 const plans = new WeakMap<ObjectNode, FieldPlan[]>();
 
-function planOf(node: ObjectNode): FieldPlan[] {
+/** A node's plan; `table` is the table its rows come from (a node's is always the same one). */
+function planOf(node: ObjectNode, table: TableSpec): FieldPlan[] {
   let plan = plans.get(node);
   if (plan) return plan;
   plan = [...node.fields].map(([name, rule]) => ({
@@ -175,6 +185,7 @@ function planOf(node: ObjectNode): FieldPlan[] {
     rule,
     field: node.path ? `${node.path}.${name}` : name,
     keepEmpty: rule.kind === 'list' && accountFields().get(rule.node.path.slice(0, -2))?.required === true,
+    jsonColumn: rule.kind === 'column' && table.columns.get(rule.column)?.type === 'json' ? rule.column : null,
   }));
   plans.set(node, plan);
   return plan;

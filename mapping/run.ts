@@ -41,6 +41,8 @@ export interface MapOptions {
   nativeCsv?: boolean;
   /** Where DuckDB holds the rows, in memory or in a file; default by the extract's size (mapping/engine.ts inMemory). For comparing the two. */
   inMemory?: boolean;
+  /** Accounts read from DuckDB by one query (default mapping/store.ts ACCOUNTS_PER_QUERY); for tests of the batches' edges. */
+  accountsPerQuery?: number;
   signal?: AbortSignal;
   /** The accounts done of those chosen, with the run's counts so far (every 200 accounts, and at the end). */
   onProgress?: (done: number, total: number, stats: Readonly<MapStats>) => void;
@@ -126,7 +128,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   const issues: MapIssue[] = [...orphans];
   // Each account is built, kept to the tranche, validated and written out as a line by the threads
   // (or here), and comes back in the book's order: this thread streams rows and writes lines.
-  const raw = store.accounts(accountRows.length);
+  const raw = store.accounts(accountRows.length, o.accountsPerQuery);
   const outcomes = (pool ? pool.map(store.fileNames(), raw, () => accountMapper(setup, store.fileNames())) : inThisThread(accountMapper(setup, store.fileNames()), raw))[Symbol.asyncIterator]();
   const tmpBook = `${o.out}.partial`;
   const tmpQuarantine = `${quarantine}.partial`;

@@ -10,6 +10,12 @@ import type { ListNode, Mapping, TableSpec } from './spec';
 const SEP = '\u0001';
 
 /**
+ * Accounts read from DuckDB by one query (MapStore.accounts): their rows are in the heap at once,
+ * ≈ 6 MB for 256 typical accounts, and the query's own cost is spread over them.
+ */
+export const ACCOUNTS_PER_QUERY = 256;
+
+/**
  * The extract's rows held in DuckDB (a database of the run's own, in memory or in a file by the
  * extract's size, spilling to disk past its memory limit: mapping/engine.ts) rather than
  * in the JavaScript heap: a table per legacy table (`_ord` the read order, `_f` the file's number,
@@ -227,10 +233,11 @@ export class MapStore {
    * The rows of each account, account after account in the book's order: per list, the rows that
    * belong to the account, in read order, as DuckDB gave them (mapping/accountRows.ts makes Rows of
    * them, in a worker thread when there is one). Every list's rows in one table, sorted by account,
-   * list and read order (DuckDB's sort spills to disk past its memory limit) and streamed: only the
-   * current account's rows are in the heap.
+   * list and read order into another (DuckDB's sort spills to disk past its memory limit), then read
+   * `perQuery` accounts at a time, each account's rows one text: only those accounts' rows are in
+   * the heap.
    */
-  async *accounts(count: number): AsyncGenerator<RawAccount> {
+  async *accounts(count: number, perQuery = ACCOUNTS_PER_QUERY): AsyncGenerator<RawAccount> {
     // Each list's rows with their account, a join at a time into one table, then sorted: a sort of a
     // table spills to disk within the memory limit (mapping/engine.ts) where one fed by every list's
     // join at once ran out of memory. Each row is one JSON text (mapping/accountRows.ts RawAccount).
@@ -240,37 +247,35 @@ export class MapStore {
         `INSERT INTO _rows SELECT o.a, ${e.id}, t._ord, concat('[${e.id},', t._ord, ',', t._f, ',', t._l, ',', coalesce(t._e, 'null'), ',', t._v, ']') FROM own${e.id} o JOIN ${this.tableId(e.node.table)} t ON t._ord = o._ord`,
       );
     }
-    const result = await this.conn.stream('SELECT a, r FROM _rows ORDER BY a, e, _ord');
-    const it = result.yieldRows()[Symbol.asyncIterator]();
-    let rows: unknown[][] = [];
-    let at = 0;
-    let done = false;
-    // The next row, or null at the end.
-    const peek = async (): Promise<unknown[] | null> => {
-      while (at >= rows.length) {
-        if (done) return null;
-        const next = await it.next();
-        if (next.done) {
-          done = true;
-          return null;
-        }
-        rows = next.value;
-        at = 0;
-      }
-      return rows[at];
-    };
+    // Sorted once into a table kept in that order, so that each batch of accounts below reads the
+    // few row groups holding them (DuckDB skips the others by their least and greatest account).
+    await this.conn.run('SET preserve_insertion_order = true');
     try {
-      for (let a = 0; a < count; a++) {
-        const mine: string[] = [];
-        for (let r = await peek(); r !== null && (r[0] as number) === a; r = await peek()) {
-          at++;
-          mine.push(r[1] as string);
-        }
-        if (!mine[0]?.startsWith('[0,')) throw new Error(`the store has no row for account ${a}`);
-        yield { rows: `[${mine.join(',')}]` };
-      }
+      await this.conn.run('CREATE TABLE _sorted AS SELECT a, e, _ord, r FROM _rows ORDER BY a, e, _ord');
     } finally {
-      await it.return?.(undefined);
+      await this.conn.run('SET preserve_insertion_order = false');
+    }
+    await this.conn.run('DROP TABLE _rows');
+    // An account's rows come out of DuckDB as one text, a batch of accounts a query: one string out
+    // of DuckDB per account instead of one per row (most of this thread's work while it streamed).
+    const batch = (from: number) => {
+      const read = this.conn.runAndReadAll(
+        `SELECT a, concat('[', string_agg(r, ',' ORDER BY e, _ord), ']') FROM _sorted WHERE a >= ${from} AND a < ${from + perQuery} GROUP BY a ORDER BY a`,
+      );
+      read.catch(() => undefined); // awaited below, unless the run stops first
+      return read;
+    };
+    let next = count > 0 ? batch(0) : null;
+    for (let from = 0; from < count; from += perQuery) {
+      const rows = (await next!).getRows();
+      // The next batch is read while this one is built.
+      next = from + perQuery < count ? batch(from + perQuery) : null;
+      const end = Math.min(from + perQuery, count);
+      for (let a = from, i = 0; a < end; a++, i++) {
+        const r = rows[i];
+        if (r === undefined || r[0] !== a || !(r[1] as string).startsWith('[[0,')) throw new Error(`the store has no row for account ${a}`);
+        yield { rows: r[1] as string };
+      }
     }
   }
 

@@ -33,6 +33,12 @@ describe('the round trip: a generated book as a legacy extract, mapped back', ()
       expect(summary.stats).toMatchObject({ accounts: 30, valid: 30, quarantined: 0, orphans: 0 });
       const back = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
       expect(back.map(accountDigest)).toEqual(book.map(accountDigest));
+      // Read from DuckDB 7 accounts a query (the last query 2), in a worker thread and here: the same book.
+      for (const threads of [0, 1]) {
+        const batched = path.join(work, `batched-${threads}.ndjson`);
+        await runMap({ mapping: MAPPING, extracts: path.join(work, 'extract'), out: batched, accountsPerQuery: 7, threads });
+        expect(fs.readFileSync(batched, 'utf8')).toBe(fs.readFileSync(out, 'utf8'));
+      }
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }
