@@ -41,7 +41,7 @@ export interface MapOptions {
   nativeCsv?: boolean;
   /** Where DuckDB holds the rows, in memory or in a file; default by the extract's size (mapping/engine.ts inMemory). For comparing the two. */
   inMemory?: boolean;
-  /** Accounts read from DuckDB by one query (default mapping/store.ts ACCOUNTS_PER_QUERY); for tests of the batches' edges. */
+  /** Accounts read from DuckDB by one query (default: about a row group of DuckDB's rows, mapping/store.ts); for tests of the batches' edges. */
   accountsPerQuery?: number;
   signal?: AbortSignal;
   /** The accounts done of those chosen, with the run's counts so far (every 200 accounts, and at the end). */

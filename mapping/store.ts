@@ -10,10 +10,12 @@ import type { ListNode, Mapping, TableSpec } from './spec';
 const SEP = '\u0001';
 
 /**
- * Accounts read from DuckDB by one query (MapStore.accounts): their rows are in the heap at once,
- * ≈ 6 MB for 256 typical accounts, and the query's own cost is spread over them.
+ * Rows read from DuckDB by one query (MapStore.accounts), as whole accounts: about a row group of
+ * DuckDB's (122,880 rows), which the query reads whole, so a batch's accounts are about one row
+ * group's. At most 4,096 accounts: their rows are in the heap at once (≈ 26 MB of typical accounts).
  */
-export const ACCOUNTS_PER_QUERY = 256;
+const ROWS_PER_QUERY = 122_880;
+const MAX_ACCOUNTS_PER_QUERY = 4096;
 
 /**
  * The extract's rows held in DuckDB (a database of the run's own, in memory or in a file by the
@@ -237,43 +239,45 @@ export class MapStore {
    * `perQuery` accounts at a time, each account's rows one text: only those accounts' rows are in
    * the heap.
    */
-  async *accounts(count: number, perQuery = ACCOUNTS_PER_QUERY): AsyncGenerator<RawAccount> {
+  async *accounts(count: number, perQuery?: number): AsyncGenerator<RawAccount> {
     // Each list's rows with their account, a join at a time into one table, then sorted: a sort of a
     // table spills to disk within the memory limit (mapping/engine.ts) where one fed by every list's
     // join at once ran out of memory. Each row is one JSON text (mapping/accountRows.ts RawAccount).
-    await this.conn.run('CREATE TABLE _rows (a INTEGER, e INTEGER, _ord INTEGER, r VARCHAR)');
+    await this.conn.run('CREATE TABLE _rows (a INTEGER, r VARCHAR)');
     for (const e of this.edges) {
       await this.conn.run(
-        `INSERT INTO _rows SELECT o.a, ${e.id}, t._ord, concat('[${e.id},', t._ord, ',', t._f, ',', t._l, ',', coalesce(t._e, 'null'), ',', t._v, ']') FROM own${e.id} o JOIN ${this.tableId(e.node.table)} t ON t._ord = o._ord`,
+        `INSERT INTO _rows SELECT o.a, concat('[${e.id},', t._ord, ',', t._f, ',', t._l, ',', coalesce(t._e, 'null'), ',', t._v, ']') FROM own${e.id} o JOIN ${this.tableId(e.node.table)} t ON t._ord = o._ord`,
       );
     }
-    // Sorted once into a table kept in that order, so that each batch of accounts below reads the
-    // few row groups holding them (DuckDB skips the others by their least and greatest account).
+    const rows = Number((await this.conn.runAndReadAll('SELECT count(*) FROM _rows')).getRows()[0][0]);
+    // Sorted by account once into a table kept in that order, so that each batch of accounts below
+    // reads the few row groups holding them (DuckDB skips the others by their least and greatest account).
     await this.conn.run('SET preserve_insertion_order = true');
     try {
-      await this.conn.run('CREATE TABLE _sorted AS SELECT a, e, _ord, r FROM _rows ORDER BY a, e, _ord');
+      await this.conn.run('CREATE TABLE _sorted AS SELECT a, r FROM _rows ORDER BY a');
     } finally {
       await this.conn.run('SET preserve_insertion_order = false');
     }
     await this.conn.run('DROP TABLE _rows');
     // An account's rows come out of DuckDB as one text, a batch of accounts a query: one string out
     // of DuckDB per account instead of one per row (most of this thread's work while it streamed).
+    // The rows of an account in any order: each row carries its list and read order, and
+    // mapping/accountRows.ts and build.ts order them (an aggregate kept in order cost DuckDB ≈ 2 µs a row).
+    const per = perQuery ?? Math.min(MAX_ACCOUNTS_PER_QUERY, Math.max(1, Math.floor(ROWS_PER_QUERY / Math.max(1, rows / Math.max(1, count)))));
     const batch = (from: number) => {
-      const read = this.conn.runAndReadAll(
-        `SELECT a, concat('[', string_agg(r, ',' ORDER BY e, _ord), ']') FROM _sorted WHERE a >= ${from} AND a < ${from + perQuery} GROUP BY a ORDER BY a`,
-      );
+      const read = this.conn.runAndReadAll(`SELECT a, concat('[', string_agg(r, ','), ']') FROM _sorted WHERE a >= ${from} AND a < ${from + per} GROUP BY a ORDER BY a`);
       read.catch(() => undefined); // awaited below, unless the run stops first
       return read;
     };
     let next = count > 0 ? batch(0) : null;
-    for (let from = 0; from < count; from += perQuery) {
-      const rows = (await next!).getRows();
+    for (let from = 0; from < count; from += per) {
+      const got = (await next!).getRows();
       // The next batch is read while this one is built.
-      next = from + perQuery < count ? batch(from + perQuery) : null;
-      const end = Math.min(from + perQuery, count);
+      next = from + per < count ? batch(from + per) : null;
+      const end = Math.min(from + per, count);
       for (let a = from, i = 0; a < end; a++, i++) {
-        const r = rows[i];
-        if (r === undefined || r[0] !== a || !(r[1] as string).startsWith('[[0,')) throw new Error(`the store has no row for account ${a}`);
+        const r = got[i];
+        if (r === undefined || r[0] !== a) throw new Error(`the store has no row for account ${a}`);
         yield { rows: r[1] as string };
       }
     }
