@@ -6,8 +6,9 @@
  * of this process (VmHWM), and checks every account came back with its digest (a run where one did
  * not is no figure: the benchmark fails).
  *
- *   npm run bench:map                      (10,000 typical accounts: the rehearsal target, < 10 s)
- *   MAP_SIZE=100000 npm run bench:map
+ *   npm run bench:map                      (10,000 of the generator's typical accounts, ≈ 20 KB of CSV each)
+ *   MAP_HISTORY=none npm run bench:map     (10,000 accounts of the issue's size: the rehearsal target, < 10 s)
+ *   MAP_SIZE=1000000 MAP_HISTORY=none npm run bench:map   (the issue's million: ≤ 6 / ≤ 15 min, ≤ 8 GB)
  *
  * MAP_THREADS=<n> sets the worker threads that build and validate accounts (0: none, all in the run's
  * own thread); MAP_KEEP=1 also keeps the books written (to compare with `cmp`).
