@@ -23,9 +23,9 @@ export function mappingEdges(mapping: Mapping): Edge[] {
 }
 
 /**
- * One account's rows as the store streams them (mapping/store.ts accounts): one JSON text, an array
+ * One account's rows as the store gives them (mapping/store.ts accounts): one JSON text, an array
  * of `[edge id, _ord, _f, _l, _e, _v]` per row (`_e` the row's error or null, `_v` its texts),
- * in edge and read order, edge 0 (the account's own row) first. DuckDB writes each row's text
+ * in no particular order (edge 0 is the account's own row). DuckDB writes each row's text
  * (the stored `_e` and `_v` are JSON already), so a row costs one value out of DuckDB, the account
  * crosses to a worker thread (mapping/threads.ts) as one string, and is parsed there at once.
  */
@@ -70,8 +70,9 @@ export function storedRow(columns: string[], files: string[], r: unknown[]): Row
 }
 
 /**
- * The account's own row and, per table, the rows of every list over that table that belong to it,
- * in read order (a table under two lists: its rows once each), as mapping/build.ts takes them.
+ * The account's own row and, per table, the rows of every list over that table that belong to it
+ * (a table under two lists: its rows once each, in read order), as mapping/build.ts takes them: it
+ * orders every list itself.
  */
 export function accountRows(layout: RowLayout, raw: RawAccount): { account: Row; tables: Map<string, Row[]> } {
   const tables = new Map<string, Row[]>();

@@ -1,7 +1,6 @@
 import { accountFields } from './accountFields';
 import { convertValue } from './convert';
 import type { Row } from './extract';
-import { MAP_CODES, type MapIssue } from './issues';
 import { evaluate, holds, type AccountTrace, type Scope } from './rules';
 import type { ListNode, Mapping, ObjectNode, Rule, TableSpec } from './spec';
 
@@ -15,16 +14,12 @@ const SEP = '\u0001';
  */
 export class AccountBuilder {
   private readonly indexes = new Map<ListNode, Map<string, Row[]>>();
-  readonly tableIssues: MapIssue[] = [];
 
   constructor(
     private readonly mapping: Mapping,
+    /** The rows per table, already made distinct by key (mapping/store.ts does it table-wide). */
     private readonly rows: Map<string, Row[]>,
-    /** The rows are already made distinct by key (mapping/store.ts did it table-wide): no second pass. */
-    deduplicated = false,
-  ) {
-    if (!deduplicated) for (const [name, list] of rows) rows.set(name, deduplicateRows(this.table(name), list));
-  }
+  ) {}
 
   private table(name: string): TableSpec {
     const t = this.mapping.tables.get(name);
@@ -130,28 +125,6 @@ export class AccountBuilder {
         return true;
       });
   }
-
-  /**
-   * Child rows that join no row of their parent's table: no account can own them, so each is an
-   * error of its own (a meter reading whose meter the extract lost must not vanish unreported).
-   */
-  orphans(): MapIssue[] {
-    const issues: MapIssue[] = [];
-    const visit = (node: ListNode, parentTable: string | null) => {
-      if (parentTable && node.join.length > 0) {
-        const parentKeys = new Set((this.rows.get(parentTable) ?? []).map((r) => node.join.map(([, p]) => (r.values[p] ?? '').trim()).join(SEP)));
-        for (const row of this.rows.get(node.table) ?? []) {
-          const key = node.join.map(([c]) => (row.values[c] ?? '').trim()).join(SEP);
-          if (!parentKeys.has(key)) {
-            issues.push({ code: MAP_CODES.orphan, account: null, file: row.file, line: row.line, column: node.join.map(([c]) => c).join(','), value: key.split(SEP).join(','), ruleLine: node.line, field: node.path, detail: `${node.table} row joins no ${parentTable} row on ${node.join.map(([c, p]) => `${c} = ${p}`).join(', ')}` });
-          }
-        }
-      }
-      for (const rule of allRules(node)) if (rule.kind === 'list') visit(rule.node, node.table);
-    };
-    visit(this.mapping.account, null);
-    return issues;
-  }
 }
 
 /** A field of an object as the building reads it: what is worked out once per mapping, not per value. */
@@ -189,32 +162,6 @@ function planOf(node: ObjectNode, table: TableSpec): FieldPlan[] {
   }));
   plans.set(node, plan);
   return plan;
-}
-
-/**
- * A row repeated whole is one row (legacy extracts repeat rows when a join fanned out); two rows
- * with one key and different values are a duplicate key, an error on each row's account.
- */
-export function deduplicateRows(table: TableSpec, list: Row[]): Row[] {
-  if (!table.key) return list;
-  const seen = new Map<string, Row>();
-  const out: Row[] = [];
-  for (const row of list) {
-    const key = table.key.map((k) => (row.values[k] ?? '').trim()).join(SEP);
-    const first = seen.get(key);
-    if (!first) {
-      seen.set(key, row);
-      out.push(row);
-      continue;
-    }
-    if (JSON.stringify(first.values) === JSON.stringify(row.values)) continue;
-    const detail = `${table.name}: key ${table.key.join(', ')} = ${key.split(SEP).join(', ')} on ${first.file}:${first.line} and ${row.file}:${row.line} with different values`;
-    const dup: MapIssue = { code: MAP_CODES.duplicateKey, account: null, file: row.file, line: row.line, column: table.key.join(','), value: key.split(SEP).join(','), ruleLine: table.line, detail };
-    row.error ??= dup;
-    first.error ??= { ...dup, file: first.file, line: first.line };
-    out.push(row);
-  }
-  return out;
 }
 
 export function allRules(node: ObjectNode): ObjectNode['fields'] extends Map<string, infer R> ? R[] : never {

@@ -7,8 +7,7 @@ const SEP = '\u0001';
  * What making a table distinct by key changes, from the rows of its keys held more than once
  * (`_ord, _f, _l, _e, _v, _dk`, in read order; mapping/store.ts): per row's `ord`, null to drop it
  * (a row repeated whole after the key's first row), or the duplicate-key error it now carries (a row
- * whose values differ from the key's first row's, and that first row itself) — as mapping/build.ts
- * deduplicateRows does for rows in memory.
+ * whose values differ from the key's first row's, and that first row itself).
  */
 export function duplicateChanges(table: TableSpec, rows: unknown[][], files: string[]): Map<number, MapIssue | null> {
   const key0 = table.key ?? [];

@@ -42,7 +42,7 @@ export class AccountMapper {
 
   async map(raw: RawAccount): Promise<AccountOutcome> {
     const own = accountRows(this.layout, raw);
-    const { account, trace } = new AccountBuilder(this.mapping, own.tables, true).build(own.account);
+    const { account, trace } = new AccountBuilder(this.mapping, own.tables).build(own.account);
     const number = typeof account.external_account_number === 'string' ? account.external_account_number : trace.account;
     const rows = rowsUsed(trace);
     if (this.tranche && !inTranche(this.tranche, number)) return { outside: true, rows };

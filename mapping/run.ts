@@ -76,7 +76,7 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   const objects = new ObjectCounter(mapping);
   const fatal: MapIssue[] = [];
   // Each table's files are streamed into DuckDB (mapping/store.ts) and made distinct by key there:
-  // the JavaScript heap holds a piece of a file at a time, then one account's rows.
+  // the JavaScript heap holds a piece of a file at a time, then a batch of accounts' rows.
   // The threads start now: loading their code and the validator overlaps the loading of the extract.
   const setup: MapThreadSetup = { mapping: o.mapping, validate: o.validate !== false, referenceData: o.referenceData, tranche: o.tranche };
   const bytes = extractBytes(mapping, o.extracts);
@@ -120,14 +120,14 @@ export async function runMap(o: MapOptions): Promise<MapSummary> {
   // The accounts chosen (where, order, distinct) on the few columns that decide it; their rows whole
   // come from the store one account at a time.
   const candidates = await store.accountCandidates(selectionColumns(mapping));
-  const accountRows = new AccountBuilder(mapping, new Map([[mapping.account.table, candidates]]), true).accountRows();
+  const accountRows = new AccountBuilder(mapping, new Map([[mapping.account.table, candidates]])).accountRows();
   await store.setAccounts(accountRows);
   const orphans = await store.orphans();
   stats.orphans = orphans.length;
   objects.orphans(orphans);
   const issues: MapIssue[] = [...orphans];
   // Each account is built, kept to the tranche, validated and written out as a line by the threads
-  // (or here), and comes back in the book's order: this thread streams rows and writes lines.
+  // (or here), and comes back in the book's order: this thread reads the rows and writes lines.
   const raw = store.accounts(accountRows.length, o.accountsPerQuery);
   const outcomes = (pool ? pool.map(store.fileNames(), raw, () => accountMapper(setup, store.fileNames())) : inThisThread(accountMapper(setup, store.fileNames()), raw))[Symbol.asyncIterator]();
   const tmpBook = `${o.out}.partial`;

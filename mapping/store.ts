@@ -25,8 +25,8 @@ const MAX_ACCOUNTS_PER_QUERY = 4096;
  * array, `_dk` the trimmed key of a table with one, and per join the trimmed key it joins on). Rows
  * are appended as they are read (mapping/extract.ts streams the files) and made distinct by key here.
  * DuckDB gives each child row the accounts it belongs to (joins up the tree, computed once per
- * list), finds orphans (anti-joins) and streams every list's rows ordered by account, so building
- * the book holds one account's rows at a time (mapping/run.ts).
+ * list), finds orphans (anti-joins) and reads every list's rows by account, a batch of accounts at
+ * a time, so building the book holds a batch's rows at a time (mapping/run.ts).
  */
 export class MapStore {
   private readonly edges: Edge[] = [];
@@ -139,7 +139,7 @@ export class MapStore {
    * A row repeated whole is one row (legacy extracts repeat rows when a join fanned out); two rows
    * with one key and different values are a duplicate key, an error on each row's account. DuckDB
    * finds the keys held more than once; only their rows come to JavaScript, compared in read order
-   * with the key's first row (as mapping/build.ts deduplicateRows does for rows in memory).
+   * with the key's first row (mapping/duplicates.ts).
    */
   private async deduplicate(table: TableSpec): Promise<void> {
     if (!table.key) return;
@@ -233,23 +233,24 @@ export class MapStore {
 
   /**
    * The rows of each account, account after account in the book's order: per list, the rows that
-   * belong to the account, in read order, as DuckDB gave them (mapping/accountRows.ts makes Rows of
-   * them, in a worker thread when there is one). Every list's rows in one table, sorted by account,
-   * list and read order into another (DuckDB's sort spills to disk past its memory limit), then read
-   * `perQuery` accounts at a time, each account's rows one text: only those accounts' rows are in
-   * the heap.
+   * belong to the account, in no particular order (mapping/accountRows.ts makes Rows of them, in a
+   * worker thread when there is one, and mapping/build.ts orders each list). Every list's rows in one
+   * table, copied sorted by account into another (DuckDB's sort spills to disk past its memory
+   * limit), then read `perQuery` accounts at a time (default: about ROWS_PER_QUERY rows), each
+   * account's rows one text: only those accounts' rows are in the heap.
    */
   async *accounts(count: number, perQuery?: number): AsyncGenerator<RawAccount> {
     // Each list's rows with their account, a join at a time into one table, then sorted: a sort of a
     // table spills to disk within the memory limit (mapping/engine.ts) where one fed by every list's
     // join at once ran out of memory. Each row is one JSON text (mapping/accountRows.ts RawAccount).
     await this.conn.run('CREATE TABLE _rows (a INTEGER, r VARCHAR)');
+    let rows = 0;
     for (const e of this.edges) {
-      await this.conn.run(
+      const inserted = await this.conn.run(
         `INSERT INTO _rows SELECT o.a, concat('[${e.id},', t._ord, ',', t._f, ',', t._l, ',', coalesce(t._e, 'null'), ',', t._v, ']') FROM own${e.id} o JOIN ${this.tableId(e.node.table)} t ON t._ord = o._ord`,
       );
+      rows += inserted.rowsChanged;
     }
-    const rows = Number((await this.conn.runAndReadAll('SELECT count(*) FROM _rows')).getRows()[0][0]);
     // Sorted by account once into a table kept in that order, so that each batch of accounts below
     // reads the few row groups holding them (DuckDB skips the others by their least and greatest account).
     await this.conn.run('SET preserve_insertion_order = true');
@@ -260,7 +261,7 @@ export class MapStore {
     }
     await this.conn.run('DROP TABLE _rows');
     // An account's rows come out of DuckDB as one text, a batch of accounts a query: one string out
-    // of DuckDB per account instead of one per row (most of this thread's work while it streamed).
+    // of DuckDB per account instead of one per row (most of this thread's work when it took rows).
     // The rows of an account in any order: each row carries its list and read order, and
     // mapping/accountRows.ts and build.ts order them (an aggregate kept in order cost DuckDB ≈ 2 µs a row).
     const per = perQuery ?? Math.min(MAX_ACCOUNTS_PER_QUERY, Math.max(1, Math.floor(ROWS_PER_QUERY / Math.max(1, rows / Math.max(1, count)))));

@@ -30,7 +30,7 @@ export function defaultMapThreads(): number {
  * to 16 MiB). Building an account allocates an object per row and value, most dead by the next
  * account; in small semi-spaces the scavenger runs often and copies the chunk's live rows each time.
  * Measured on 10,000 typical accounts' rows in one thread: 9.3–11.6 s of CPU at the default,
- * 7.4–8.0 s at 192 MiB (bench/RESULTS.md, "Larger young generation").
+ * 7.4–8.0 s at 192 MiB (bench/RESULTS.md, "A million accounts of the issue's size").
  */
 export const MAP_YOUNG_GENERATION_MB = 192;
 
